@@ -1,0 +1,118 @@
+import formbody from '@fastify/formbody';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import type { PrismaClient } from './db/prisma.js';
+import type { EngineInventory } from './engines/inventory.js';
+import { installErrorHandling } from './http/error-handler.js';
+import { healthRoutes } from './http/health.routes.js';
+import { AppError } from './http/problem.js';
+import { installCaseInsensitiveQuery } from './http/query-keys.js';
+import { authPlugin } from './modules/auth/auth.plugin.js';
+import type { SigningKeys } from './modules/auth/signing-keys.js';
+import { tokenRoutes } from './modules/auth/token.routes.js';
+import { workspacesRoutes } from './modules/workspaces/workspaces.routes.js';
+
+export const EXTERNAL_PREFIX = '/api/v1.0/external';
+
+/** Everything the HTTP app needs; built by main.ts (or a test) and passed in: no side effects at import. */
+export interface AppDeps {
+  config: Config;
+  prisma: PrismaClient;
+  redis: Redis;
+  keys: SigningKeys;
+  engines: EngineInventory;
+}
+
+export interface BuildAppOptions {
+  /** A pino logger; none in tests. */
+  logger?: FastifyBaseLogger;
+}
+
+export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    // Request ids double as the problem bodies' traceId; a caller's X-Request-Id is kept.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  installErrorHandling(app);
+  installCaseInsensitiveQuery(app);
+
+  await app.register(formbody);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Document Processing Service: External API',
+        version: '1.0',
+        description:
+          'Tasks, batches, workspaces, speakers, exports and invitations. Geometry is in the page\'s own units: points for PDFs, pixels for images. Every error is an RFC 7807 problem body with a traceId.',
+      },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  await app.register(authPlugin, { prisma: deps.prisma, keys: deps.keys, issuer: deps.config.JWT_ISSUER });
+  await app.register(rateLimit, {
+    global: false,
+    redis: deps.redis,
+    nameSpace: 'ratelimit:',
+    // A Redis outage must not take the API down with it: Postgres stays the source of truth.
+    skipOnError: true,
+    enableDraftSpec: true,
+    keyGenerator: (request) => request.caller?.clientId ?? request.ip,
+    errorResponseBuilder: (_request, context) =>
+      new AppError(429, `Rate limit of ${context.max} requests per ${context.after} exceeded; retry later`),
+  });
+
+  await app.register(healthRoutes, deps);
+  await app.register(tokenRoutes, deps);
+  await app.register(
+    async (external) => {
+      // Authentication first (onRequest), then the per-client rate limit keyed by the caller.
+      external.addHook('onRequest', external.authenticate);
+      external.addHook(
+        'preHandler',
+        external.rateLimit({ max: deps.config.RATE_LIMIT_PER_MINUTE, timeWindow: 60_000 }),
+      );
+      external.addHook('onRoute', (route) => {
+        route.schema = { ...route.schema, security: [{ bearer: [] }] };
+      });
+      await external.register(workspacesRoutes, deps);
+    },
+    { prefix: EXTERNAL_PREFIX },
+  );
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  return app;
+}

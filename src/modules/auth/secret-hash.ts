@@ -1,0 +1,36 @@
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+/**
+ * Client secrets and user passwords are stored only as scrypt hashes (a deliberately slow,
+ * memory-hard KDF built into Node: no native addon to install).
+ * Format: scrypt$<N>$<r>$<p>$<salt b64url>$<hash b64url>, so parameters can be raised later.
+ */
+const PARAMS = { N: 16384, r: 8, p: 1 } as const;
+const KEY_LENGTH = 32;
+
+function derive(secret: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scrypt(secret, salt, KEY_LENGTH, { ...options, maxmem: 64 * 1024 * 1024 }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
+  );
+}
+
+export async function hashSecret(secret: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(secret, salt, PARAMS);
+  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
+export async function verifySecret(secret: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64url');
+  const actual = await derive(secret, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) });
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** A random, URL-safe credential (client ids, secrets, invitation tokens). */
+export function randomToken(bytes = 32): string {
+  return randomBytes(bytes).toString('base64url');
+}

@@ -1,0 +1,13 @@
+import type { Db } from '../../db/prisma.js';
+
+export function listWorkspaces(db: Db, tenantId: number) {
+  return db.workspace.findMany({ where: { tenantId }, orderBy: { id: 'asc' } });
+}
+
+export function findWorkspace(db: Db, tenantId: number, workspaceId: number) {
+  return db.workspace.findFirst({ where: { tenantId, id: workspaceId } });
+}
+
+export function findDefaultWorkspace(db: Db, tenantId: number) {
+  return db.workspace.findFirst({ where: { tenantId, isDefault: true } });
+}
