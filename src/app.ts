@@ -35,6 +35,13 @@ export interface AppDeps {
   engines: EngineInventory;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered, as `METHOD /url` (the OpenAPI test checks each one is documented). */
+    routeCatalog: string[];
+  }
+}
+
 export interface BuildAppOptions {
   /** A pino logger; none in tests. */
   logger?: FastifyBaseLogger;
@@ -55,6 +62,11 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
   }).withTypeProvider<ZodTypeProvider>();
 
+  const routeCatalog: string[] = [];
+  app.decorate('routeCatalog', routeCatalog);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routeCatalog.push(`${method} ${route.url}`);
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (request, reply) => {

@@ -18,6 +18,9 @@ const envSchema = z.object({
   REDIS_URL: z.string().min(1).optional(),
   /** Local state of the dev role and the default blob store: embedded Postgres, keys, files, outbox. */
   DATA_DIR: z.string().default('.data'),
+  /** Ports of the embedded Postgres and local redis-server that `dev` starts when the URLs are unset. */
+  EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  LOCAL_REDIS_PORT: z.coerce.number().int().min(1).max(65535).default(63790),
   /** PKCS#8 PEM of the ES256 token signing key; generated once into DATA_DIR when absent. */
   JWT_PRIVATE_KEY: z.string().optional(),
   JWT_ISSUER: z.string().default('docproc'),

@@ -22,6 +22,12 @@ export async function startEmbeddedPostgres(options: {
   database: string;
   log: (line: string) => void;
 }): Promise<LocalPostgres> {
+  const base = `postgresql://${USER}:${PASSWORD}@127.0.0.1:${options.port}`;
+  // A cluster of ours already serving (another test run, a dev server): use it, leave it running.
+  if (await accepts(`${base}/postgres`)) {
+    await ensureDatabase(`${base}/postgres`, options.database);
+    return { url: `${base}/${options.database}`, stop: async () => undefined };
+  }
   const databaseDir = path.resolve(options.dir);
   const initialised = await access(path.join(databaseDir, 'PG_VERSION')).then(
     () => true,
@@ -40,9 +46,20 @@ export async function startEmbeddedPostgres(options: {
   });
   if (!initialised) await server.initialise();
   await server.start();
-  const base = `postgresql://${USER}:${PASSWORD}@127.0.0.1:${options.port}`;
   await ensureDatabase(`${base}/postgres`, options.database);
   return { url: `${base}/${options.database}`, stop: () => server.stop() };
+}
+
+async function accepts(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
 /** Creates `database` on the server of `adminUrl` unless it exists. */

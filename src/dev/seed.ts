@@ -36,10 +36,16 @@ export async function seedDemoTenant(prisma: PrismaClient, config: Config): Prom
     clientSecret: config.SEED_CLIENT_SECRET ?? saved?.clientSecret ?? randomToken(32),
   };
 
-  const existing = await prisma.apiClient.findUnique({ where: { clientId: wanted.clientId } });
+  // The demo tenant is the one holding the wanted client id, or the one seeded before.
+  const existing =
+    (await prisma.apiClient.findUnique({ where: { clientId: wanted.clientId } })) ??
+    (saved ? await prisma.apiClient.findUnique({ where: { tenantId: saved.tenantId } }) : null);
   let credentials: DemoCredentials;
   let created = false;
   if (existing) {
+    if (existing.clientId !== wanted.clientId) {
+      await prisma.apiClient.update({ where: { id: existing.id }, data: { clientId: wanted.clientId } });
+    }
     if (!(await clientHasSecret(prisma, wanted.clientId, wanted.clientSecret))) {
       await rotateClientSecret(prisma, existing.tenantId, config.CLIENT_SECRET_TTL_DAYS, wanted.clientSecret);
     }

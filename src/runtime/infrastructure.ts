@@ -10,16 +10,18 @@ export interface Infrastructure {
   stop: () => Promise<void>;
 }
 
-export const EMBEDDED_POSTGRES_PORT = 54329;
-export const LOCAL_REDIS_PORT = 63790;
-
 /**
  * The configured Postgres and Redis; with `allowLocal` (the dev role, tests) missing ones are
  * started here: embedded Postgres and a redis-server child, both keeping data in DATA_DIR.
  */
 export async function resolveInfrastructure(
   config: Config,
-  options: { allowLocal: boolean; database?: string; log: (line: string) => void },
+  options: {
+    allowLocal: boolean;
+    database?: string;
+    ports?: { postgres: number; redis: number };
+    log: (line: string) => void;
+  },
 ): Promise<Infrastructure> {
   const stops: Array<() => Promise<void>> = [];
   const stop = async () => {
@@ -32,7 +34,7 @@ export async function resolveInfrastructure(
       options.log('DATABASE_URL not set: starting embedded Postgres');
       const pg = await startEmbeddedPostgres({
         dir: path.join(config.DATA_DIR, 'postgres'),
-        port: EMBEDDED_POSTGRES_PORT,
+        port: options.ports?.postgres ?? config.EMBEDDED_POSTGRES_PORT,
         database: options.database ?? 'docproc',
         log: options.log,
       });
@@ -43,7 +45,7 @@ export async function resolveInfrastructure(
     if (!redisUrl) {
       if (!options.allowLocal) throw new Error('REDIS_URL is required for this role (only `dev` starts a local redis-server)');
       options.log('REDIS_URL not set: starting a local redis-server');
-      const redis = await startLocalRedis({ dir: path.join(config.DATA_DIR, 'redis'), port: LOCAL_REDIS_PORT });
+      const redis = await startLocalRedis({ dir: path.join(config.DATA_DIR, 'redis'), port: options.ports?.redis ?? config.LOCAL_REDIS_PORT });
       stops.push(redis.stop);
       redisUrl = redis.url;
     }

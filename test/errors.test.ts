@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, createTestTenant, type TestContext } from './support/context.js';
+import { expectProblem } from './support/problem.js';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(async () => ctx.close());
+
+describe('error responses', () => {
+  it('answers unknown routes and methods with a 404 problem body', async () => {
+    const t = await createTestTenant(ctx);
+    expectProblem(await ctx.app.inject({ method: 'GET', url: '/nope' }), 404);
+    expectProblem(await ctx.app.inject({ method: 'GET', url: '/api/v1.0/external/nope', headers: t.headers }), 404);
+    expectProblem(await ctx.app.inject({ method: 'DELETE', url: '/connect/token' }), 404);
+  });
+
+  it('answers a body over the limit with 413', async () => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/connect/token',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ grant_type: 'x'.repeat(2 * 1024 * 1024) }),
+    });
+    expectProblem(res, 413);
+  });
+
+  it('answers an unsupported content type with 415 and malformed JSON with 400', async () => {
+    expectProblem(
+      await ctx.app.inject({ method: 'POST', url: '/connect/token', headers: { 'content-type': 'application/xml' }, payload: '<a/>' }),
+      415,
+    );
+    expectProblem(
+      await ctx.app.inject({ method: 'POST', url: '/connect/token', headers: { 'content-type': 'application/json' }, payload: '{"grant_type":' }),
+      400,
+    );
+  });
+
+  it('reports each invalid field of a request in `errors`', async () => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/connect/token',
+      payload: { grant_type: 5, client_id: ['a'], client_secret: 'x'.repeat(600) },
+    });
+    const body = expectProblem(res, 400, 'ValidationError');
+    expect(body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['client_id', 'client_secret', 'grant_type']);
+  });
+
+  it('keeps a caller-supplied X-Request-Id as the traceId', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/nope', headers: { 'x-request-id': 'integrator-42' } });
+    expect(expectProblem(res, 404).traceId).toBe('integrator-42');
+  });
+});
+
+describe('rate limits', () => {
+  it('answers 429 with Retry-After and RateLimit headers once a client exceeds its budget, per client', async () => {
+    const limited = await createTestContext({ RATE_LIMIT_PER_MINUTE: '3' });
+    try {
+      const a = await createTestTenant(limited);
+      const b = await createTestTenant(limited);
+      const url = '/api/v1.0/external/sdworkspace/CurrentWorkspaces';
+      for (let i = 0; i < 3; i += 1) {
+        const ok = await limited.app.inject({ method: 'GET', url, headers: a.headers });
+        expect(ok.statusCode).toBe(200);
+        expect(ok.headers['ratelimit-limit']).toBe('3');
+      }
+      const res = await limited.app.inject({ method: 'GET', url, headers: a.headers });
+      expectProblem(res, 429);
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      // Another organization has its own budget.
+      expect((await limited.app.inject({ method: 'GET', url, headers: b.headers })).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});

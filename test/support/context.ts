@@ -1,0 +1,88 @@
+import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createPrisma, type PrismaClient } from '../../src/db/prisma.js';
+import { detectEngines } from '../../src/engines/inventory.js';
+import { loadSigningKeys, type SigningKeys } from '../../src/modules/auth/signing-keys.js';
+import { createTenant, type NewTenant } from '../../src/modules/tenants/tenants.service.js';
+import { createRedis } from '../../src/runtime/services.js';
+import type { Redis } from 'ioredis';
+import { randomUUID } from 'node:crypto';
+
+export interface TestContext {
+  app: FastifyInstance;
+  prisma: PrismaClient;
+  redis: Redis;
+  config: Config;
+  keys: SigningKeys;
+  close: () => Promise<void>;
+}
+
+/** Test configuration: the test database and Redis, private URLs allowed, quiet logs. */
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: inject('databaseUrl'),
+    REDIS_URL: inject('redisUrl'),
+    DATA_DIR: '.data/test',
+    SOURCE_URL_ALLOW_PRIVATE: 'true',
+    LOG_LEVEL: 'silent',
+    ...overrides,
+  });
+}
+
+/** The real app on the real test database and Redis, exercised through app.inject. */
+export async function createTestContext(overrides: Record<string, string> = {}): Promise<TestContext> {
+  const config = testConfig(overrides);
+  const prisma = createPrisma(config.DATABASE_URL!, 5);
+  const redis = createRedis(config.REDIS_URL!);
+  const keys = await loadSigningKeys({});
+  const engines = await detectEngines();
+  const app = await buildApp({ config, prisma, redis, keys, engines });
+  await app.ready();
+  return {
+    app,
+    prisma,
+    redis,
+    config,
+    keys,
+    close: async () => {
+      await app.close();
+      redis.disconnect();
+      await prisma.$disconnect();
+    },
+  };
+}
+
+export interface TestTenant {
+  tenantId: number;
+  clientId: string;
+  clientSecret: string;
+  defaultWorkspaceId: number;
+  token: string;
+  headers: { authorization: string };
+}
+
+export async function requestToken(app: FastifyInstance, clientId: string, clientSecret: string): Promise<string> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/connect/token',
+    payload: { grant_type: 'client_credentials', scope: 'WebAPI', client_id: clientId, client_secret: clientSecret },
+  });
+  if (res.statusCode !== 200) throw new Error(`token request failed: ${res.statusCode} ${res.body}`);
+  return res.json().access_token as string;
+}
+
+/** A fresh organization of its own for one test, with a valid access token. */
+export async function createTestTenant(ctx: TestContext, options: Partial<NewTenant> = {}): Promise<TestTenant> {
+  const created = await createTenant(ctx.prisma, {
+    name: `test-${randomUUID()}`,
+    secretTtlDays: 30,
+    featureHighPriority: true,
+    featureCustomFormValues: true,
+    ...options,
+  });
+  const token = await requestToken(ctx.app, created.clientId, created.clientSecret);
+  return { ...created, token, headers: { authorization: `Bearer ${token}` } };
+}

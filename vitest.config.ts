@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
+    pool: 'forks',
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // Two cores: more parallel files would only contend for CPU with Postgres and the engines.
+    maxWorkers: 2,
+    reporters: ['default'],
+  },
+});
