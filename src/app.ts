@@ -15,6 +15,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { PrismaClient } from './db/prisma.js';
 import type { EngineInventory } from './engines/inventory.js';
+import type { Queues } from './pipeline/queues.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { healthRoutes } from './http/health.routes.js';
 import { AppError } from './http/problem.js';
@@ -23,6 +24,8 @@ import { authPlugin } from './modules/auth/auth.plugin.js';
 import type { SigningKeys } from './modules/auth/signing-keys.js';
 import { tokenRoutes } from './modules/auth/token.routes.js';
 import { workspacesRoutes } from './modules/workspaces/workspaces.routes.js';
+import { createTaskRoute, tasksRoutes } from './modules/tasks/tasks.routes.js';
+import { batchesRoutes } from './modules/batches/batches.routes.js';
 
 export const EXTERNAL_PREFIX = '/api/v1.0/external';
 
@@ -31,6 +34,7 @@ export interface AppDeps {
   config: Config;
   prisma: PrismaClient;
   redis: Redis;
+  queues: Queues;
   keys: SigningKeys;
   engines: EngineInventory;
 }
@@ -109,20 +113,29 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
 
   await app.register(healthRoutes, deps);
   await app.register(tokenRoutes, deps);
+  // Authentication first (onRequest), then the per-client rate limit keyed by the caller.
+  const authenticated = (register: (scope: typeof app) => Promise<void>) => async (scope: typeof app) => {
+    scope.addHook('onRequest', scope.authenticate);
+    scope.addHook('preHandler', scope.rateLimit({ max: deps.config.RATE_LIMIT_PER_MINUTE, timeWindow: 60_000 }));
+    scope.addHook('onRoute', (route) => {
+      route.schema = { ...route.schema, security: [{ bearer: [] }] };
+    });
+    await register(scope);
+  };
   await app.register(
-    async (external) => {
-      // Authentication first (onRequest), then the per-client rate limit keyed by the caller.
-      external.addHook('onRequest', external.authenticate);
-      external.addHook(
-        'preHandler',
-        external.rateLimit({ max: deps.config.RATE_LIMIT_PER_MINUTE, timeWindow: 60_000 }),
-      );
-      external.addHook('onRoute', (route) => {
-        route.schema = { ...route.schema, security: [{ bearer: [] }] };
-      });
+    authenticated(async (external) => {
       await external.register(workspacesRoutes, deps);
-    },
+      await external.register(tasksRoutes, deps);
+      await external.register(batchesRoutes, deps);
+    }),
     { prefix: EXTERNAL_PREFIX },
+  );
+  // The spec's samples post tasks to /api/v1.0/sdtask/process (no `external` segment): an alias.
+  await app.register(
+    authenticated(async (samples) => {
+      await samples.register(createTaskRoute('createTaskSampleAlias'), deps);
+    }),
+    { prefix: '/api/v1.0' },
   );
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

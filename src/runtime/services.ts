@@ -4,15 +4,29 @@ import type { Config } from '../config.js';
 import { createPrisma } from '../db/prisma.js';
 import { detectEngines } from '../engines/inventory.js';
 import { loadSigningKeys } from '../modules/auth/signing-keys.js';
+import { closeQueues, createQueues } from '../pipeline/queues.js';
 
 export interface Services extends AppDeps {
   close: () => Promise<void>;
 }
 
-export function createRedis(url: string): Redis {
-  // maxRetriesPerRequest null: BullMQ requires it, and commands wait for a reconnect instead of failing fast.
+/**
+ * The BullMQ connection: commands wait for a reconnect instead of failing (BullMQ requires
+ * maxRetriesPerRequest null). Callers on a request path bound the wait themselves.
+ */
+export function createQueueRedis(url: string): Redis {
   const redis = new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true });
   redis.on('error', () => undefined); // reconnects on its own; /ready reports the outage
+  return redis;
+}
+
+/**
+ * The api's own connection (rate limits, readiness): fails at once while Redis is down, so an
+ * outage degrades to "no rate limiting" instead of hanging every request.
+ */
+export function createRedis(url: string): Redis {
+  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 2000 });
+  redis.on('error', () => undefined);
   return redis;
 }
 
@@ -22,13 +36,18 @@ export async function createServices(config: Config, urls: { databaseUrl: string
   const redis = createRedis(urls.redisUrl);
   const keys = await loadSigningKeys({ privateKeyPem: config.JWT_PRIVATE_KEY, dataDir: config.DATA_DIR });
   const engines = await detectEngines({ asrUrl: config.ASR_URL });
+  const queueRedis = createQueueRedis(urls.redisUrl);
+  const queues = createQueues(queueRedis);
   return {
     config,
     prisma,
     redis,
+    queues,
     keys,
     engines,
     close: async () => {
+      await closeQueues(queues);
+      queueRedis.disconnect();
       redis.disconnect();
       await prisma.$disconnect();
     },

@@ -6,7 +6,8 @@ import { createPrisma, type PrismaClient } from '../../src/db/prisma.js';
 import { detectEngines } from '../../src/engines/inventory.js';
 import { loadSigningKeys, type SigningKeys } from '../../src/modules/auth/signing-keys.js';
 import { createTenant, type NewTenant } from '../../src/modules/tenants/tenants.service.js';
-import { createRedis } from '../../src/runtime/services.js';
+import { createQueueRedis, createRedis } from '../../src/runtime/services.js';
+import { closeQueues, createQueues, type Queues } from '../../src/pipeline/queues.js';
 import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 
@@ -14,6 +15,7 @@ export interface TestContext {
   app: FastifyInstance;
   prisma: PrismaClient;
   redis: Redis;
+  queues: Queues;
   config: Config;
   keys: SigningKeys;
   close: () => Promise<void>;
@@ -39,16 +41,22 @@ export async function createTestContext(overrides: Record<string, string> = {}):
   const redis = createRedis(config.REDIS_URL!);
   const keys = await loadSigningKeys({});
   const engines = await detectEngines();
-  const app = await buildApp({ config, prisma, redis, keys, engines });
+  // A queue prefix of its own per context, so no other test's worker takes these jobs.
+  const queueRedis = createQueueRedis(config.REDIS_URL!);
+  const queues = createQueues(queueRedis, `test-${randomUUID()}`);
+  const app = await buildApp({ config, prisma, redis, queues, keys, engines });
   await app.ready();
   return {
     app,
     prisma,
     redis,
+    queues,
     config,
     keys,
     close: async () => {
       await app.close();
+      await closeQueues(queues);
+      queueRedis.disconnect();
       redis.disconnect();
       await prisma.$disconnect();
     },

@@ -1,0 +1,47 @@
+import type { Db } from '../../db/prisma.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { TaskStatus } from '../../domain/enums.js';
+import type { BatchPageQuery, BatchSortField } from './batches.schemas.js';
+
+export function findBatch(db: Db, tenantId: number, batchId: number) {
+  return db.batch.findFirst({ where: { tenantId, id: batchId } });
+}
+
+export function insertBatch(db: Db, data: { tenantId: number; workspaceId: number; displayName: string; description: string | null }) {
+  return db.batch.create({ data });
+}
+
+const sortColumn: Record<BatchSortField, 'createdAt' | 'id' | 'displayName' | 'totalTasks'> = {
+  createdOn: 'createdAt',
+  batchId: 'id',
+  displayName: 'displayName',
+  totalTasks: 'totalTasks',
+};
+
+export async function listBatchPage(db: Db, tenantId: number, q: BatchPageQuery) {
+  const where: Prisma.BatchWhereInput = {
+    tenantId,
+    createdAt: { gte: q.startDate, lt: q.endDate },
+    ...(q.workspaceId ? { workspaceId: { in: q.workspaceId } } : {}),
+  };
+  const direction = q.sort.descending ? 'desc' : 'asc';
+  const column = sortColumn[q.sort.field];
+  const orderBy: Prisma.BatchOrderByWithRelationInput[] =
+    column === 'id' ? [{ id: direction }] : [{ [column]: direction }, { id: direction }];
+  const [items, total] = await Promise.all([
+    db.batch.findMany({ where, orderBy, skip: (q.pageNumber - 1) * q.pageSize, take: q.pageSize }),
+    db.batch.count({ where }),
+  ]);
+  return { items, total };
+}
+
+/** Tasks in history (Processed) per batch, counted when asked so the number is always true. */
+export async function countTasksInHistory(db: Db, batchIds: number[]): Promise<Map<number, number>> {
+  if (batchIds.length === 0) return new Map();
+  const rows = await db.task.groupBy({
+    by: ['batchId'],
+    where: { batchId: { in: batchIds }, taskStatus: TaskStatus.Processed },
+    _count: { _all: true },
+  });
+  return new Map(rows.map((r) => [r.batchId!, r._count._all]));
+}

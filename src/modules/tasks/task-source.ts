@@ -1,0 +1,36 @@
+import type { Config } from '../../config.js';
+import { publicBaseUrl } from '../../config.js';
+import type { Db } from '../../db/prisma.js';
+import { checkSourceReachable } from '../../pipeline/source-fetch.js';
+import { SourceUnreachableError } from '../../pipeline/url-guard.js';
+
+export const UPLOAD_PATH = '/files/';
+
+/** The upload id when `url` is an upload location of this service ({base}/files/<id>). */
+export function uploadIdOf(url: string, config: Config): string | undefined {
+  if (!URL.canParse(url)) return undefined;
+  const parsed = new URL(url);
+  const base = new URL(publicBaseUrl(config));
+  if (parsed.host !== base.host || !parsed.pathname.startsWith(UPLOAD_PATH)) return undefined;
+  const id = parsed.pathname.slice(UPLOAD_PATH.length);
+  return /^[\w-]{1,128}$/.test(id) ? id : undefined;
+}
+
+/**
+ * Checks at creation that the task's file can be had: a completed upload of the same
+ * organization, or a URL that answers (SSRF-guarded, short timeout). Unusable: 422.
+ */
+export async function assertSourceAvailable(db: Db, config: Config, tenantId: number, url: string): Promise<void> {
+  const uploadId = uploadIdOf(url, config);
+  if (uploadId !== undefined) {
+    const upload = await db.upload.findFirst({ where: { id: uploadId, tenantId } });
+    // Another organization's upload is reported exactly like a missing one.
+    if (!upload) throw new SourceUnreachableError('http-404', 'No upload of this organization exists at context.url.');
+    if (!upload.completedAt) throw new SourceUnreachableError('http-409', 'The upload at context.url is not complete yet.');
+    return;
+  }
+  await checkSourceReachable(url, {
+    allowPrivate: config.SOURCE_URL_ALLOW_PRIVATE,
+    timeoutMs: config.SOURCE_URL_CHECK_TIMEOUT_MS,
+  });
+}

@@ -1,0 +1,119 @@
+import { Queue, type JobsOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+
+/**
+ * The one job registry: queue names, zod payloads, deterministic job ids and retry policy.
+ * Payloads always carry tenantId + taskId; new fields must be optional so jobs already queued
+ * survive a deploy.
+ */
+export const QueueName = {
+  PreprocessHigh: 'preprocess-high',
+  PreprocessLow: 'preprocess-low',
+  Detect: 'detect',
+  Mail: 'mail',
+  Sweep: 'sweep',
+} as const;
+export type QueueName = (typeof QueueName)[keyof typeof QueueName];
+
+export const taskJobPayload = z.object({
+  tenantId: z.number().int().positive(),
+  taskId: z.number().int().positive(),
+  /** The processing run the job belongs to: a job of an older run (before a reprocess) is dropped. */
+  restartCount: z.number().int().min(0),
+});
+export type TaskJobPayload = z.infer<typeof taskJobPayload>;
+
+export const mailJobPayload = z.object({
+  tenantId: z.number().int().positive(),
+  invitationId: z.number().int().positive(),
+});
+export type MailJobPayload = z.infer<typeof mailJobPayload>;
+
+export const payloadSchemas = {
+  [QueueName.PreprocessHigh]: taskJobPayload,
+  [QueueName.PreprocessLow]: taskJobPayload,
+  [QueueName.Detect]: taskJobPayload,
+  [QueueName.Mail]: mailJobPayload,
+  [QueueName.Sweep]: z.object({}),
+} as const satisfies Record<QueueName, z.ZodType>;
+
+const retrying: JobsOptions = {
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 5_000 },
+  // Finished jobs are not kept forever, but long enough to make a re-add of the same id a no-op.
+  removeOnComplete: { age: 24 * 3600, count: 10_000 },
+  removeOnFail: { age: 7 * 24 * 3600 },
+};
+
+export const jobOptions: Record<QueueName, JobsOptions> = {
+  [QueueName.PreprocessHigh]: retrying,
+  [QueueName.PreprocessLow]: retrying,
+  [QueueName.Detect]: retrying,
+  [QueueName.Mail]: { ...retrying, attempts: 8 },
+  [QueueName.Sweep]: { removeOnComplete: true, removeOnFail: { count: 100 } },
+};
+
+/** Deterministic ids (BullMQ forbids ':' in them): a second enqueue of the same run is a no-op. */
+export const jobId = {
+  preprocess: (p: TaskJobPayload) => `pre-${p.taskId}-${p.restartCount}`,
+  detect: (p: TaskJobPayload) => `det-${p.taskId}-${p.restartCount}`,
+  mail: (p: MailJobPayload) => `mail-${p.invitationId}`,
+};
+
+export type Queues = Record<QueueName, Queue>;
+
+export function createQueues(connection: Redis, prefix?: string): Queues {
+  const make = (name: QueueName) => {
+    const queue = new Queue(name, { connection, prefix, defaultJobOptions: jobOptions[name] });
+    // Outages surface through /ready and enqueue results; unhandled 'error' events would only add noise.
+    queue.on('error', () => undefined);
+    return queue;
+  };
+  return {
+    [QueueName.PreprocessHigh]: make(QueueName.PreprocessHigh),
+    [QueueName.PreprocessLow]: make(QueueName.PreprocessLow),
+    [QueueName.Detect]: make(QueueName.Detect),
+    [QueueName.Mail]: make(QueueName.Mail),
+    [QueueName.Sweep]: make(QueueName.Sweep),
+  };
+}
+
+export async function closeQueues(queues: Queues): Promise<void> {
+  await Promise.all(Object.values(queues).map((q) => q.close()));
+}
+
+export function preprocessQueueFor(priority: number): QueueName {
+  return priority > 1 ? QueueName.PreprocessHigh : QueueName.PreprocessLow;
+}
+
+/** How long an enqueue may wait for Redis before the caller moves on (the sweeper delivers later). */
+const ENQUEUE_TIMEOUT_MS = 2_000;
+
+/**
+ * Adds a job, but never lets a Redis outage fail or stall the request that committed the task:
+ * Postgres already holds the task, and the sweeper enqueues tasks that have no job.
+ * Returns false when the job could not be confirmed.
+ */
+export async function enqueueBestEffort(queue: Queue, name: string, data: object, id: string, log?: (err: unknown) => void): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      queue.add(name, data, { jobId: id }),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`Redis did not confirm job ${id} within ${ENQUEUE_TIMEOUT_MS} ms`)), ENQUEUE_TIMEOUT_MS);
+      }),
+    ]);
+    return true;
+  } catch (err) {
+    log?.(err);
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function enqueuePreprocess(queues: Queues, priority: number, payload: TaskJobPayload, log?: (err: unknown) => void) {
+  const queue = queues[preprocessQueueFor(priority)];
+  return enqueueBestEffort(queue, 'preprocess', taskJobPayload.parse(payload), jobId.preprocess(payload), log);
+}

@@ -1,0 +1,233 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PDFDocument } from 'pdf-lib';
+import { IntegrationStatus, TaskStatus } from '../src/domain/enums.js';
+import { QueueName } from '../src/pipeline/queues.js';
+import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
+import { startFileServer, type FileServer } from './support/file-server.js';
+import { expectProblem } from './support/problem.js';
+
+let ctx: TestContext;
+let files: FileServer;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  const pdf = await PDFDocument.create();
+  pdf.addPage();
+  files = await startFileServer({ '/doc.pdf': { body: Buffer.from(await pdf.save()), type: 'application/pdf' } });
+});
+afterAll(async () => {
+  await ctx.close();
+  await files.close();
+});
+
+const base = '/api/v1.0/external/sdtask';
+
+async function createTask(t: TestTenant, body: Record<string, unknown> = {}) {
+  const res = await ctx.app.inject({ method: 'POST', url: `${base}/process`, headers: t.headers, payload: { context: { url: files.url('/doc.pdf') }, ...body } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as { taskId: number };
+}
+
+function get(t: TestTenant, url: string) {
+  return ctx.app.inject({ method: 'GET', url, headers: t.headers });
+}
+
+describe('GET sdtask/status', () => {
+  it('finds a task by taskid (any casing) or externalId, with every field of the spec', async () => {
+    const t = await createTestTenant(ctx);
+    const { taskId } = await createTask(t, { externalId: 'ext-1', displayName: 'A', description: 'D' });
+    const expected = {
+      taskId,
+      workspaceId: t.defaultWorkspaceId,
+      batchId: null,
+      taskNumber: 1,
+      externalId: 'ext-1',
+      displayName: 'A',
+      description: 'D',
+      taskStatus: TaskStatus.QueuedForPreProcessing,
+      taskStatusText: 'QueuedForPreProcessing',
+      integrationStatus: IntegrationStatus.Never,
+      integrationStatusText: 'Never',
+      externalIntegrationStatus: 'never',
+      totalPages: 0,
+      preProcessingStartedOn: null,
+      warning: false,
+    };
+    for (const url of [`${base}/status?taskid=${taskId}`, `${base}/status?taskId=${taskId}`, `${base}/status?TASKID=${taskId}`, `${base}/status?externalId=ext-1`, `${base}/status?taskId=${taskId}&externalId=ext-1`]) {
+      const res = await get(t, url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.json()).toMatchObject(expected);
+      expect(res.json()).not.toHaveProperty('restartCount');
+      expect(new Date(res.json().createdOn).toISOString()).toBe(res.json().createdOn);
+    }
+  });
+
+  it('answers 400 without an id, 404 for unknown, mismatched or foreign ids', async () => {
+    const t = await createTestTenant(ctx);
+    const other = await createTestTenant(ctx);
+    const mine = await createTask(t, { externalId: 'mine' });
+    const theirs = await createTask(other, { externalId: 'theirs' });
+    expectProblem(await get(t, `${base}/status`), 400);
+    expectProblem(await get(t, `${base}/status?taskid=abc`), 400);
+    expectProblem(await get(t, `${base}/status?taskid=999999999`), 404);
+    expectProblem(await get(t, `${base}/status?externalId=nope`), 404);
+    expectProblem(await get(t, `${base}/status?taskid=${theirs.taskId}`), 404);
+    expectProblem(await get(t, `${base}/status?externalId=theirs`), 404);
+    expectProblem(await get(t, `${base}/status?taskid=${mine.taskId}&externalId=theirs`), 404);
+  });
+});
+
+describe('PATCH sdtask/externalIntegrationStatus', () => {
+  it('stores a value of up to 32 characters and refuses empty, whitespace, null or longer ones', async () => {
+    const t = await createTestTenant(ctx);
+    const { taskId } = await createTask(t, { externalId: 'e' });
+    const patch = (query: string, payload: unknown) =>
+      ctx.app.inject({ method: 'PATCH', url: `${base}/externalIntegrationStatus?${query}`, headers: t.headers, payload: payload as object });
+    const ok = await patch(`taskId=${taskId}`, { externalIntegrationStatus: 'x'.repeat(32) });
+    expect(ok.statusCode).toBe(204);
+    expect(ok.body).toBe('');
+    expect((await get(t, `${base}/status?taskid=${taskId}`)).json().externalIntegrationStatus).toBe('x'.repeat(32));
+    expect((await patch('externalId=e', { externalIntegrationStatus: 'sent' })).statusCode).toBe(204);
+    expect((await ctx.prisma.task.findUniqueOrThrow({ where: { id: taskId } })).externalIntegrationStatus).toBe('sent');
+    for (const body of [{ externalIntegrationStatus: 'x'.repeat(33) }, { externalIntegrationStatus: '   ' }, { externalIntegrationStatus: '' }, { externalIntegrationStatus: null }, {}]) {
+      expectProblem(await patch(`taskId=${taskId}`, body), 400);
+    }
+    expectProblem(await patch('', { externalIntegrationStatus: 'a' }), 400);
+    expectProblem(await patch('taskId=999999999', { externalIntegrationStatus: 'a' }), 404);
+    // The task status is untouched.
+    expect((await get(t, `${base}/status?taskid=${taskId}`)).json().taskStatus).toBe(TaskStatus.QueuedForPreProcessing);
+  });
+});
+
+describe('PATCH sdtask/restartprocessing', () => {
+  it('requeues the task with a new run, drops its results, resets reviews and the external status', async () => {
+    const t = await createTestTenant(ctx);
+    const { taskId } = await createTask(t, { taskAssignment: { assignedUsers: ['r@example.com'], order: 1 } });
+    // Simulate a processed and reviewed task.
+    await ctx.prisma.task.update({ where: { id: taskId }, data: { taskStatus: TaskStatus.ToReview, totalPages: 3, externalIntegrationStatus: 'sent' } });
+    await ctx.prisma.documentChunk.create({ data: { taskId, chunkNumber: 1, pageNumber: 1, entities: [{ content: 'old' }] } });
+    await ctx.prisma.taskAssignment.updateMany({ where: { taskId }, data: { reviewState: 1, reviewedAt: new Date() } });
+
+    const res = await ctx.app.inject({ method: 'PATCH', url: `${base}/restartprocessing?taskid=${taskId}`, headers: t.headers });
+    expect(res.statusCode, res.body).toBe(204);
+    const status = (await get(t, `${base}/status?taskid=${taskId}`)).json();
+    expect(status).toMatchObject({ taskStatus: TaskStatus.QueuedForPreProcessing, restartCount: 1, externalIntegrationStatus: 'never', totalPages: 0 });
+    expect(status.preProcessingStartedOn).not.toBeNull();
+    expect(await ctx.prisma.documentChunk.count({ where: { taskId } })).toBe(0);
+    expect((await ctx.prisma.taskAssignment.findFirstOrThrow({ where: { taskId } })).reviewState).toBe(0);
+    expect(await ctx.queues[QueueName.PreprocessLow].getJob(`pre-${taskId}-1`)).toBeDefined();
+
+    await ctx.app.inject({ method: 'PATCH', url: `${base}/restartprocessing?taskId=${taskId}`, headers: t.headers });
+    expect((await get(t, `${base}/status?taskid=${taskId}`)).json().restartCount).toBe(2);
+  });
+
+  it('answers 400 without an id and 404 for a task of another organization', async () => {
+    const t = await createTestTenant(ctx);
+    const other = await createTestTenant(ctx);
+    const theirs = await createTask(other);
+    expectProblem(await ctx.app.inject({ method: 'PATCH', url: `${base}/restartprocessing`, headers: t.headers }), 400);
+    expectProblem(await ctx.app.inject({ method: 'PATCH', url: `${base}/restartprocessing?taskId=${theirs.taskId}`, headers: t.headers }), 404);
+    expect((await ctx.prisma.task.findUniqueOrThrow({ where: { id: theirs.taskId } })).restartCount).toBe(0);
+  });
+});
+
+describe('task status lists', () => {
+  async function seed(t: TestTenant) {
+    // Five tasks with known creation times, statuses and names, written directly for exact control.
+    const day = (d: number) => new Date(Date.UTC(2025, 0, d, 12));
+    const rows = [
+      { displayName: 'c', createdAt: day(1), taskStatus: TaskStatus.ToReview, integrationStatus: 1, externalIntegrationStatus: 'never' },
+      { displayName: 'a', createdAt: day(2), taskStatus: TaskStatus.InReview, integrationStatus: 2, externalIntegrationStatus: 'sent' },
+      { displayName: 'e', createdAt: day(3), taskStatus: TaskStatus.ToReview, integrationStatus: 4, externalIntegrationStatus: 'never' },
+      { displayName: 'b', createdAt: day(3), taskStatus: TaskStatus.Processed, integrationStatus: 1, externalIntegrationStatus: 'sent' },
+      { displayName: 'd', createdAt: day(5), taskStatus: TaskStatus.PreProcessingInProgress, integrationStatus: 1, externalIntegrationStatus: 'never' },
+    ];
+    const ids: number[] = [];
+    for (const [i, r] of rows.entries()) {
+      const task = await ctx.prisma.task.create({
+        data: { ...r, tenantId: t.tenantId, workspaceId: t.defaultWorkspaceId, taskNumber: i + 1, request: {} },
+      });
+      ids.push(task.id);
+    }
+    return ids;
+  }
+
+  it('filters by dates, repeated statuses, integration status and external status; sorts both ways', async () => {
+    const t = await createTestTenant(ctx);
+    const other = await createTestTenant(ctx);
+    const ids = await seed(t);
+    await seed(other);
+    const list = async (q: string) => {
+      const res = await get(t, `${base}/statuslistpaginated?${q}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json();
+    };
+    const names = (page: { items: Array<{ displayName: string }> }) => page.items.map((i) => i.displayName);
+
+    expect(names(await list('startDate=2025-01-01'))).toEqual(['c', 'a', 'e', 'b', 'd']);
+    expect(names(await list('startDate=2025-01-02T00:00:00&endDate=2025-01-05'))).toEqual(['a', 'e', 'b']);
+    expect(names(await list('endDate=2025-01-03T12:00:00Z'))).toEqual(['c', 'a']);
+    expect(names(await list(`startDate=2025-01-01&taskStatus=${TaskStatus.ToReview}&taskStatus=${TaskStatus.Processed}`))).toEqual(['c', 'e', 'b']);
+    expect(names(await list('startDate=2025-01-01&integrationStatus=2&integrationStatus=4'))).toEqual(['a', 'e']);
+    expect(names(await list('startDate=2025-01-01&externalIntegrationStatus=sent'))).toEqual(['a', 'b']);
+    expect(names(await list(`startDate=2025-01-01&workspaceId=${t.defaultWorkspaceId}`))).toHaveLength(5);
+    expect(names(await list(`startDate=2025-01-01&workspaceId=${other.defaultWorkspaceId}`))).toEqual([]);
+    expect(names(await list('startDate=2025-01-01&sort=displayName'))).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(names(await list('startDate=2025-01-01&sort=-displayName'))).toEqual(['e', 'd', 'c', 'b', 'a']);
+    expect(names(await list('startDate=2025-01-01&sort=-createdOn'))).toEqual(['d', 'b', 'e', 'a', 'c']);
+    expect((await list('startDate=2025-01-01&sort=taskId')).items.map((i: { taskId: number }) => i.taskId)).toEqual(ids);
+    expect(names(await list('startDate=2025-01-01&SORT=TASKSTATUS'))).toEqual(['c', 'e', 'a', 'b', 'd']);
+  });
+
+  it('pages without repeats or gaps, with correct totals, and returns an empty page past the end', async () => {
+    const t = await createTestTenant(ctx);
+    await seed(t);
+    const pages = [];
+    for (let n = 1; n <= 3; n += 1) {
+      pages.push((await get(t, `${base}/statuslistpaginated?startDate=2025-01-01&pageSize=2&pageNumber=${n}&sort=createdOn`)).json());
+    }
+    expect(pages.map((p) => p.items.map((i: { displayName: string }) => i.displayName))).toEqual([['c', 'a'], ['e', 'b'], ['d']]);
+    expect(pages[0]).toMatchObject({ pageNumber: 1, totalPages: 3, totalCount: 5, hasPreviousPage: false, hasNextPage: true });
+    expect(pages[2]).toMatchObject({ pageNumber: 3, hasPreviousPage: true, hasNextPage: false });
+    const past = (await get(t, `${base}/statuslistpaginated?startDate=2025-01-01&pageSize=2&pageNumber=9`)).json();
+    expect(past).toEqual({ items: [], pageNumber: 9, totalPages: 3, totalCount: 5, hasPreviousPage: true, hasNextPage: false });
+    const defaults = (await get(t, `${base}/statuslistpaginated?startDate=2025-01-01`)).json();
+    expect(defaults.pageNumber).toBe(1);
+    expect(defaults.items).toHaveLength(5);
+  });
+
+  it('rejects a missing date window, bad sort, bad page numbers, and unknown enum values with 400', async () => {
+    const t = await createTestTenant(ctx);
+    for (const q of ['', 'pageSize=10', 'startDate=2025-01-01&sort=colour', 'startDate=2025-01-01&pageSize=501', 'startDate=2025-01-01&pageSize=0', 'startDate=2025-01-01&pageNumber=0', 'startDate=yesterday', 'startDate=2025-01-01&taskStatus=99', 'startDate=2025-01-01&integrationStatus=x']) {
+      expectProblem(await get(t, `${base}/statuslistpaginated?${q}`), 400);
+    }
+    expectProblem(await get(t, `${base}/statuslist`), 400);
+  });
+
+  it('streams the heavy list as one JSON array in sort order', async () => {
+    const t = await createTestTenant(ctx);
+    await seed(t);
+    const res = await get(t, `${base}/statuslist?startDate=2025-01-01&sort=-displayName&taskStatus=3&taskStatus=4&taskStatus=6&taskStatus=31`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/application\/json/);
+    expect(res.json().map((i: { displayName: string }) => i.displayName)).toEqual(['e', 'd', 'c', 'b', 'a']);
+    const empty = await get(t, `${base}/statuslist?startDate=2030-01-01`);
+    expect(empty.json()).toEqual([]);
+  });
+
+  it('streams past one internal batch without repeating or dropping a task', async () => {
+    const t = await createTestTenant(ctx);
+    const createdAt = new Date(Date.UTC(2024, 5, 1));
+    // 2,500 tasks sharing one creation time: ordering relies on the id tie-break across batches.
+    await ctx.prisma.task.createMany({
+      data: Array.from({ length: 2500 }, (_, i) => ({
+        tenantId: t.tenantId, workspaceId: t.defaultWorkspaceId, taskNumber: i + 1, displayName: `t${i}`,
+        taskStatus: TaskStatus.ToReview, integrationStatus: 1, request: {}, createdAt,
+      })),
+    });
+    const items = (await get(t, `${base}/statuslist?startDate=2024-01-01`)).json() as Array<{ taskId: number }>;
+    expect(items).toHaveLength(2500);
+    expect(new Set(items.map((i) => i.taskId)).size).toBe(2500);
+    const ids = items.map((i) => i.taskId);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+  });
+});
