@@ -1,0 +1,151 @@
+import { writeFile } from 'node:fs/promises';
+import { degrees, PDFDocument, rgb, StandardFonts } from 'pdf-lib';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { PdfUnreadableError } from '../../src/engines/errors.js';
+import type { Box } from '../../src/engines/geometry.js';
+import { extractPdfPages, openPdf, pdfInfo, pdfPageText, renderPdfPage, withPdf } from '../../src/engines/pdf.js';
+import { useScratchDir } from './fixtures.js';
+
+const A4 = [595.28, 841.89] as const;
+const SENTENCE = 'Invoice number FT 2024/17 total 123.00 EUR';
+const FONT_SIZE = 14;
+const BASELINE_FROM_BOTTOM = 700;
+
+describe('pdf engine', () => {
+  const scratch = useScratchDir();
+  let textPdf: string;
+  let helveticaWidth: (text: string) => number;
+
+  beforeAll(async () => {
+    // Nothing may be fetched: fonts, CMaps and decoders come from node_modules.
+    vi.stubGlobal('fetch', () => Promise.reject(new Error('network access attempted')));
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    helveticaWidth = (text) => font.widthOfTextAtSize(text, FONT_SIZE);
+    doc.addPage([...A4]).drawText(SENTENCE, { x: 72, y: BASELINE_FROM_BOTTOM, size: FONT_SIZE, font });
+    const rotated = doc.addPage([300, 200]);
+    rotated.setRotation(degrees(90));
+    rotated.drawText('Sideways', { x: 20, y: 150, size: 20, font });
+    doc.addPage([612, 792]).drawRectangle({ x: 100, y: 100, width: 200, height: 100, color: rgb(0.2, 0.2, 0.2) });
+    textPdf = scratch.file('text.pdf');
+    await writeFile(textPdf, await doc.save());
+  });
+  afterAll(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('reports the page count and each page size in points, after page rotation', async () => {
+    expect(await pdfInfo(textPdf)).toEqual({
+      pageCount: 3,
+      pages: [
+        { width: A4[0], height: A4[1] },
+        { width: 200, height: 300 },
+        { width: 612, height: 792 },
+      ],
+    });
+  });
+
+  it('extracts words with boxes in points from the top-left corner', async () => {
+    const { hasTextLayer, words } = await withPdf(textPdf, (doc) => pdfPageText(doc, 1));
+    expect(hasTextLayer).toBe(true);
+    expect(words.map((w) => w.text)).toEqual(SENTENCE.split(' '));
+
+    const baseline = A4[1] - BASELINE_FROM_BOTTOM;
+    for (const { box } of words) {
+      expect(box.top).toBeLessThan(baseline - FONT_SIZE * 0.6);
+      expect(box.top + box.height).toBeGreaterThan(baseline);
+      expect(box.top + box.height).toBeLessThan(baseline + FONT_SIZE * 0.35);
+    }
+    // The line's ends are exact; word starts in between are estimated from their share of the
+    // line's characters, so they land within about a character (one em at most) of the truth.
+    expect(words[0]!.box.left).toBeCloseTo(72, 5);
+    const last = words.at(-1)!;
+    expect(Math.abs(last.box.left + last.box.width - (72 + helveticaWidth(SENTENCE)))).toBeLessThan(1);
+    words.reduce((x, word) => {
+      expect(Math.abs(word.box.left - x)).toBeLessThan(FONT_SIZE);
+      return x + helveticaWidth(`${word.text} `);
+    }, 72);
+  });
+
+  it('maps text of a rotated page into the rotated page space', async () => {
+    const { words } = await withPdf(textPdf, (doc) => pdfPageText(doc, 2));
+    expect(words.map((w) => w.text)).toEqual(['Sideways']);
+    const box = words[0]!.box;
+    // Shown turned 90° clockwise, the line runs down the page from 20 pt below its top edge, and its
+    // baseline, 150 pt above the unrotated bottom edge, lies 150 pt from the shown left edge.
+    expect(box.top).toBeCloseTo(20, 5);
+    expect(Math.abs(box.height - helveticaWidth('Sideways') * (20 / FONT_SIZE))).toBeLessThan(2);
+    expect(box.left).toBeGreaterThan(150 - 20);
+    expect(box.left).toBeLessThan(150);
+    expect(box.left + box.width).toBeGreaterThan(150);
+  });
+
+  it('reports a page with only drawings as having no text layer', async () => {
+    expect(await withPdf(textPdf, (doc) => pdfPageText(doc, 3))).toEqual({ hasTextLayer: false, words: [] });
+  });
+
+  it('renders a page to a PNG of dpi/72 pixels per point with the text drawn where its box says', async () => {
+    const dpi = 144;
+    const scale = dpi / 72;
+    const png = await renderPdfPage(textPdf, 1, dpi);
+    const { width, height } = await sharp(png).metadata();
+    expect([width, height]).toEqual([Math.ceil(A4[0] * scale), Math.ceil(A4[1] * scale)]);
+
+    const { words } = await withPdf(textPdf, (doc) => pdfPageText(doc, 1));
+    const darkestPixelIn = async (box: Box) => {
+      const pixels = await sharp(png)
+        .extract({
+          left: Math.floor(box.left * scale),
+          top: Math.floor(box.top * scale),
+          width: Math.ceil(box.width * scale),
+          height: Math.ceil(box.height * scale),
+        })
+        .greyscale()
+        .raw()
+        .toBuffer();
+      return pixels.reduce((darkest, value) => Math.min(darkest, value), 255);
+    };
+    for (const word of words) expect(await darkestPixelIn(word.box)).toBeLessThan(64);
+    expect(await darkestPixelIn({ left: 72, top: 300, width: 400, height: 300 })).toBe(255);
+  });
+
+  it('renders from an open document too', async () => {
+    const doc = await openPdf(textPdf);
+    try {
+      const png = await renderPdfPage(doc, 2, 72);
+      expect(await sharp(png).metadata()).toMatchObject({ width: 200, height: 300 });
+    } finally {
+      await doc.destroy();
+    }
+  });
+
+  it('rejects page numbers outside the document', async () => {
+    await expect(renderPdfPage(textPdf, 4, 72)).rejects.toThrow(RangeError);
+    await expect(withPdf(textPdf, (doc) => pdfPageText(doc, 0))).rejects.toThrow(RangeError);
+  });
+
+  it('extracts pages into a new PDF in the order asked', async () => {
+    const out = scratch.file('extract.pdf');
+    await extractPdfPages(textPdf, [3, 1], out);
+    const info = await pdfInfo(out);
+    expect(info.pages).toEqual([
+      { width: 612, height: 792 },
+      { width: A4[0], height: A4[1] },
+    ]);
+    const texts = await withPdf(out, async (doc) => [await pdfPageText(doc, 1), await pdfPageText(doc, 2)]);
+    expect(texts.map((t) => t.words.map((w) => w.text).join(' '))).toEqual(['', SENTENCE]);
+    await expect(extractPdfPages(textPdf, [2, 5], out)).rejects.toThrow(/5 are outside 1\.\.3/);
+  });
+
+  it('throws PdfUnreadableError for corrupt files', async () => {
+    const garbage = scratch.file('garbage.pdf');
+    await writeFile(garbage, Buffer.from('%PDF-1.7\n this is not a PDF body at all \n%%EOF'));
+    const notPdf = scratch.file('not.pdf');
+    await writeFile(notPdf, Buffer.alloc(2048, 0x41));
+    for (const file of [garbage, notPdf]) {
+      await expect(pdfInfo(file)).rejects.toThrow(PdfUnreadableError);
+      await expect(extractPdfPages(file, [1], scratch.file('out.pdf'))).rejects.toThrow(PdfUnreadableError);
+    }
+  });
+});
