@@ -16,6 +16,9 @@ import type { Config } from './config.js';
 import type { PrismaClient } from './db/prisma.js';
 import type { EngineInventory } from './engines/inventory.js';
 import type { Queues } from './pipeline/queues.js';
+import type { LocalBlobStore } from './storage/blob-store.js';
+import { uploadsRoutes } from './modules/uploads/uploads.routes.js';
+import { filesRoutes } from './modules/files/files.routes.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { healthRoutes } from './http/health.routes.js';
 import { AppError } from './http/problem.js';
@@ -35,6 +38,9 @@ export interface AppDeps {
   prisma: PrismaClient;
   redis: Redis;
   queues: Queues;
+  blobs: LocalBlobStore;
+  /** HMAC key of signed file URLs. */
+  fileUrlSecret: string;
   keys: SigningKeys;
   engines: EngineInventory;
 }
@@ -113,6 +119,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
 
   await app.register(healthRoutes, deps);
   await app.register(tokenRoutes, deps);
+  await app.register(uploadsRoutes, deps);
+  await app.register(filesRoutes, deps);
   // Authentication first (onRequest), then the per-client rate limit keyed by the caller.
   const authenticated = (register: (scope: typeof app) => Promise<void>) => async (scope: typeof app) => {
     scope.addHook('onRequest', scope.authenticate);

@@ -16,6 +16,7 @@ import { TemplateType } from './domain/enums.js';
 import { createTenant, createWorkspace, rotateClientSecret } from './modules/tenants/tenants.service.js';
 import { resolveInfrastructure } from './runtime/infrastructure.js';
 import { createServices } from './runtime/services.js';
+import { startWorkers, type WorkerPool } from './pipeline/worker.js';
 
 const USAGE = `usage: main <command>
   serve                                   run the HTTP api (DATABASE_URL, REDIS_URL required)
@@ -57,11 +58,13 @@ async function withDatabase<T>(config: Config, fn: (services: Awaited<ReturnType
   }
 }
 
-async function runServer(config: Config, role: 'serve' | 'dev'): Promise<void> {
+/** serve: the api; worker: the queue workers; dev: both, on embedded defaults with the demo tenant. */
+async function runRole(config: Config, role: 'serve' | 'worker' | 'dev'): Promise<void> {
   const logger = pino({ level: config.LOG_LEVEL, redact: ['req.headers.authorization', '*.client_secret', '*.clientSecret'] });
   const infra = await resolveInfrastructure(config, { allowLocal: role === 'dev', log: (l) => logger.info(l) });
   let services: Awaited<ReturnType<typeof createServices>> | undefined;
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  let workers: WorkerPool | undefined;
   try {
     const migrated = await migrate(infra.databaseUrl);
     if (migrated.applied.length) logger.info({ applied: migrated.applied }, 'database migrated');
@@ -75,24 +78,35 @@ async function runServer(config: Config, role: 'serve' | 'dev'): Promise<void> {
       );
       if (demo.created) process.stdout.write(`Demo credentials: client_id=${demo.clientId} client_secret=${demo.clientSecret}\n`);
     }
-    app = await buildApp(services, { logger });
-    await app.listen({ host: config.HOST, port: config.PORT });
+    if (role !== 'serve') {
+      workers = await startWorkers(
+        { ...services, log: logger },
+        { redisUrl: infra.redisUrl, sweepEveryMs: config.SWEEP_INTERVAL_SECONDS * 1000 },
+      );
+      logger.info('workers started');
+    }
+    if (role !== 'worker') {
+      app = await buildApp(services, { logger });
+      await app.listen({ host: config.HOST, port: config.PORT });
+    }
   } catch (err) {
     // Leave nothing behind (embedded Postgres, local Redis) when start-up fails.
     await app?.close().catch(() => undefined);
+    await workers?.close().catch(() => undefined);
     await services?.close().catch(() => undefined);
     await infra.stop();
     throw err;
   }
-  const running = { app, services };
+  const running = { app, workers, services };
 
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: draining requests');
-    const force = setTimeout(() => process.exit(1), 30_000).unref();
-    await running.app.close();
+    logger.info({ signal }, 'shutting down: draining requests and finishing active jobs');
+    const force = setTimeout(() => process.exit(1), 60_000).unref();
+    await running.app?.close();
+    await running.workers?.close();
     await running.services.close();
     await infra.stop();
     clearTimeout(force);
@@ -112,10 +126,9 @@ async function main(argv: string[]): Promise<void> {
   } as const;
   switch (command) {
     case 'serve':
-    case 'dev':
-      return runServer(config, command);
     case 'worker':
-      throw new UsageError('the worker role arrives with the processing pipeline (issue 4)');
+    case 'dev':
+      return runRole(config, command);
     case 'migrate': {
       const infra = await resolveInfrastructure(config, { allowLocal: true, log: (l) => process.stderr.write(`${l}\n`) });
       try {

@@ -11,7 +11,6 @@ export const QueueName = {
   PreprocessHigh: 'preprocess-high',
   PreprocessLow: 'preprocess-low',
   Detect: 'detect',
-  Mail: 'mail',
   Sweep: 'sweep',
 } as const;
 export type QueueName = (typeof QueueName)[keyof typeof QueueName];
@@ -24,17 +23,10 @@ export const taskJobPayload = z.object({
 });
 export type TaskJobPayload = z.infer<typeof taskJobPayload>;
 
-export const mailJobPayload = z.object({
-  tenantId: z.number().int().positive(),
-  invitationId: z.number().int().positive(),
-});
-export type MailJobPayload = z.infer<typeof mailJobPayload>;
-
 export const payloadSchemas = {
   [QueueName.PreprocessHigh]: taskJobPayload,
   [QueueName.PreprocessLow]: taskJobPayload,
   [QueueName.Detect]: taskJobPayload,
-  [QueueName.Mail]: mailJobPayload,
   [QueueName.Sweep]: z.object({}),
 } as const satisfies Record<QueueName, z.ZodType>;
 
@@ -50,7 +42,6 @@ export const jobOptions: Record<QueueName, JobsOptions> = {
   [QueueName.PreprocessHigh]: retrying,
   [QueueName.PreprocessLow]: retrying,
   [QueueName.Detect]: retrying,
-  [QueueName.Mail]: { ...retrying, attempts: 8 },
   [QueueName.Sweep]: { removeOnComplete: true, removeOnFail: { count: 100 } },
 };
 
@@ -58,7 +49,6 @@ export const jobOptions: Record<QueueName, JobsOptions> = {
 export const jobId = {
   preprocess: (p: TaskJobPayload) => `pre-${p.taskId}-${p.restartCount}`,
   detect: (p: TaskJobPayload) => `det-${p.taskId}-${p.restartCount}`,
-  mail: (p: MailJobPayload) => `mail-${p.invitationId}`,
 };
 
 export type Queues = Record<QueueName, Queue>;
@@ -74,7 +64,6 @@ export function createQueues(connection: Redis, prefix?: string): Queues {
     [QueueName.PreprocessHigh]: make(QueueName.PreprocessHigh),
     [QueueName.PreprocessLow]: make(QueueName.PreprocessLow),
     [QueueName.Detect]: make(QueueName.Detect),
-    [QueueName.Mail]: make(QueueName.Mail),
     [QueueName.Sweep]: make(QueueName.Sweep),
   };
 }
@@ -95,11 +84,18 @@ const ENQUEUE_TIMEOUT_MS = 2_000;
  * Postgres already holds the task, and the sweeper enqueues tasks that have no job.
  * Returns false when the job could not be confirmed.
  */
-export async function enqueueBestEffort(queue: Queue, name: string, data: object, id: string, log?: (err: unknown) => void): Promise<boolean> {
+export async function enqueueBestEffort(
+  queue: Queue,
+  name: string,
+  data: object,
+  id: string,
+  log?: (err: unknown) => void,
+  options: JobsOptions = {},
+): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
-      queue.add(name, data, { jobId: id }),
+      queue.add(name, data, { ...options, jobId: id }),
       new Promise((_, reject) => {
         timer = setTimeout(() => reject(new Error(`Redis did not confirm job ${id} within ${ENQUEUE_TIMEOUT_MS} ms`)), ENQUEUE_TIMEOUT_MS);
       }),
@@ -111,6 +107,13 @@ export async function enqueueBestEffort(queue: Queue, name: string, data: object
   } finally {
     clearTimeout(timer);
   }
+}
+
+export async function enqueueDetect(queues: Queues, priority: number, payload: TaskJobPayload, log?: (err: unknown) => void) {
+  // Within the one detect queue, high-priority tasks are taken first (BullMQ: lower number first).
+  const queue = queues[QueueName.Detect];
+  const data = taskJobPayload.parse(payload);
+  return enqueueBestEffort(queue, 'detect', data, jobId.detect(payload), log, { priority: priority > 1 ? 1 : 10 });
 }
 
 export async function enqueuePreprocess(queues: Queues, priority: number, payload: TaskJobPayload, log?: (err: unknown) => void) {

@@ -5,6 +5,9 @@ import { createPrisma } from '../db/prisma.js';
 import { detectEngines } from '../engines/inventory.js';
 import { loadSigningKeys } from '../modules/auth/signing-keys.js';
 import { closeQueues, createQueues } from '../pipeline/queues.js';
+import path from 'node:path';
+import { LocalBlobStore } from '../storage/blob-store.js';
+import { loadFileUrlSecret } from '../storage/signed-url.js';
 
 export interface Services extends AppDeps {
   close: () => Promise<void>;
@@ -30,6 +33,10 @@ export function createRedis(url: string): Redis {
   return redis;
 }
 
+export function createBlobStore(config: Config): LocalBlobStore {
+  return new LocalBlobStore(path.join(config.DATA_DIR, 'blobs'));
+}
+
 /** Connections and keys shared by the api and worker roles. */
 export async function createServices(config: Config, urls: { databaseUrl: string; redisUrl: string }): Promise<Services> {
   const prisma = createPrisma(urls.databaseUrl);
@@ -43,6 +50,8 @@ export async function createServices(config: Config, urls: { databaseUrl: string
     prisma,
     redis,
     queues,
+    blobs: createBlobStore(config),
+    fileUrlSecret: await loadFileUrlSecret(config),
     keys,
     engines,
     close: async () => {

@@ -6,7 +6,8 @@ import { createPrisma, type PrismaClient } from '../../src/db/prisma.js';
 import { detectEngines } from '../../src/engines/inventory.js';
 import { loadSigningKeys, type SigningKeys } from '../../src/modules/auth/signing-keys.js';
 import { createTenant, type NewTenant } from '../../src/modules/tenants/tenants.service.js';
-import { createQueueRedis, createRedis } from '../../src/runtime/services.js';
+import { createBlobStore, createQueueRedis, createRedis } from '../../src/runtime/services.js';
+import type { LocalBlobStore } from '../../src/storage/blob-store.js';
 import { closeQueues, createQueues, type Queues } from '../../src/pipeline/queues.js';
 import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
@@ -16,6 +17,10 @@ export interface TestContext {
   prisma: PrismaClient;
   redis: Redis;
   queues: Queues;
+  /** BullMQ prefix of this context's queues (workers of the same test must use it). */
+  queuePrefix: string;
+  blobs: LocalBlobStore;
+  fileUrlSecret: string;
   config: Config;
   keys: SigningKeys;
   close: () => Promise<void>;
@@ -43,14 +48,20 @@ export async function createTestContext(overrides: Record<string, string> = {}):
   const engines = await detectEngines();
   // A queue prefix of its own per context, so no other test's worker takes these jobs.
   const queueRedis = createQueueRedis(config.REDIS_URL!);
-  const queues = createQueues(queueRedis, `test-${randomUUID()}`);
-  const app = await buildApp({ config, prisma, redis, queues, keys, engines });
+  const queuePrefix = `test-${randomUUID()}`;
+  const queues = createQueues(queueRedis, queuePrefix);
+  const blobs = createBlobStore(config);
+  const fileUrlSecret = 'test-file-url-secret-0123456789abcdef';
+  const app = await buildApp({ config, prisma, redis, queues, blobs, fileUrlSecret, keys, engines });
   await app.ready();
   return {
     app,
     prisma,
     redis,
     queues,
+    queuePrefix,
+    blobs,
+    fileUrlSecret,
     config,
     keys,
     close: async () => {

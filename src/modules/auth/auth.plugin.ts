@@ -32,34 +32,39 @@ export function callerOf(request: FastifyRequest): Caller {
   return request.caller;
 }
 
+/**
+ * The caller behind an Authorization header: a valid token whose client still has that secret
+ * version (checked on every request, so a rotated or expired secret stops its tokens at once).
+ */
+export async function authenticateBearer(
+  prisma: PrismaClient,
+  keys: SigningKeys,
+  issuer: string,
+  authorization: string | undefined,
+): Promise<Caller> {
+  const token = bearerToken(authorization);
+  if (!token) throw new UnauthorizedError('A Bearer access token is required in the Authorization header');
+  const invalid = (detail: string) => new UnauthorizedError(detail, { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } });
+  let claims;
+  try {
+    claims = await verifyAccessToken(keys, token, issuer);
+  } catch (err) {
+    if (err instanceof InvalidTokenError) throw invalid(err.message);
+    throw err;
+  }
+  const client = await findClientOfTenant(prisma, claims.tenantId);
+  if (!client || client.clientId !== claims.clientId || client.secretVersion !== claims.secretVersion) {
+    throw invalid('The access token was revoked by a secret rotation');
+  }
+  if (client.secretExpiresAt.getTime() <= Date.now()) throw invalid('The client secret has expired');
+  return { tenantId: claims.tenantId, clientId: claims.clientId };
+}
+
 export const authPlugin = fp(
   async (app: FastifyInstance, opts: { prisma: PrismaClient; keys: SigningKeys; issuer: string }) => {
     app.decorateRequest('caller', undefined);
     app.decorate('authenticate', async (request: FastifyRequest) => {
-      const token = bearerToken(request.headers.authorization);
-      if (!token) throw new UnauthorizedError('A Bearer access token is required in the Authorization header');
-      let claims;
-      try {
-        claims = await verifyAccessToken(opts.keys, token, opts.issuer);
-      } catch (err) {
-        if (err instanceof InvalidTokenError) {
-          throw new UnauthorizedError(err.message, { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } });
-        }
-        throw err;
-      }
-      // Checked on every request so that a rotated or expired secret stops its tokens at once.
-      const client = await findClientOfTenant(opts.prisma, claims.tenantId);
-      if (!client || client.clientId !== claims.clientId || client.secretVersion !== claims.secretVersion) {
-        throw new UnauthorizedError('The access token was revoked by a secret rotation', {
-          headers: { 'www-authenticate': 'Bearer error="invalid_token"' },
-        });
-      }
-      if (client.secretExpiresAt.getTime() <= Date.now()) {
-        throw new UnauthorizedError('The client secret has expired', {
-          headers: { 'www-authenticate': 'Bearer error="invalid_token"' },
-        });
-      }
-      request.caller = { tenantId: claims.tenantId, clientId: claims.clientId };
+      request.caller = await authenticateBearer(opts.prisma, opts.keys, opts.issuer, request.headers.authorization);
     });
   },
   { name: 'auth' },

@@ -1,0 +1,43 @@
+/**
+ * Check-digit validation of the identifiers documents carry, so that a number that merely looks
+ * like one (any nine digits, any sixteen digits) is not reported as one.
+ */
+
+/** IBAN without spaces, upper case; valid when its mod-97 check (ISO 13616) gives 1. */
+export function isValidIban(iban: string): boolean {
+  const compact = compactIban(iban);
+  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(compact)) return false;
+  // Move the country code and check digits to the end and read letters as 10..35.
+  const digits = (compact.slice(4) + compact.slice(0, 4)).replace(/[A-Z]/g, (letter) => String(letter.charCodeAt(0) - 55));
+  let remainder = 0;
+  for (const digit of digits) remainder = (remainder * 10 + Number(digit)) % 97;
+  return remainder === 1;
+}
+
+export function compactIban(iban: string): string {
+  return iban.replace(/[\s-]/g, '').toUpperCase();
+}
+
+// First digits of valid NIF/NIPC numbers: persons (1-3), companies (5), public bodies (6),
+// sole traders (8), irregular entities (9), and the two-digit prefixes of 4 and 7.
+const PT_NIF_PREFIX = /^(?:[1235689]|4[5]|7[0124579])/;
+
+/** Portuguese tax number (NIF/NIPC): nine digits whose last is the mod-11 check digit. */
+export function isValidPtNif(nif: string): boolean {
+  if (!/^\d{9}$/.test(nif) || !PT_NIF_PREFIX.test(nif)) return false;
+  const sum = [...nif.slice(0, 8)].reduce((total, digit, i) => total + Number(digit) * (9 - i), 0);
+  const remainder = sum % 11;
+  return Number(nif[8]) === (remainder < 2 ? 0 : 11 - remainder);
+}
+
+/** Payment card numbers (and other Luhn-checked numbers) of 12 to 19 digits. */
+export function isLuhnValid(digits: string): boolean {
+  if (!/^\d{12,19}$/.test(digits)) return false;
+  let sum = 0;
+  [...digits].reverse().forEach((char, i) => {
+    let digit = Number(char);
+    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2;
+    sum += digit;
+  });
+  return sum % 10 === 0;
+}

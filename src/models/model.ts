@@ -1,0 +1,81 @@
+import type { FileKind } from '../engines/file-type.js';
+import type { TemplateType } from '../domain/enums.js';
+
+/**
+ * The contract between the detect stage and the workspace models (one file per model in this
+ * folder). A model reads the task's source file and returns what it found; the detect stage
+ * stores it (replacing any earlier result), so models never touch the database.
+ */
+export interface ModelInput {
+  tenantId: number;
+  taskId: number;
+  templateType: TemplateType;
+  /** Local path of the source file (the blob store's file). */
+  sourcePath: string;
+  kind: FileKind;
+  mimeType: string | null;
+  /** 1-based page numbers to process (pageRange applied; OCR models cap at 200). Empty for audio/video. */
+  pages: number[];
+  /** BCP 47 language of the content: transcriptLanguage for transcripts, else a hint (may be undefined). */
+  language?: string;
+  /** Document Anonymization: render the redacted PDF at higher resolution. */
+  useHigherQuality: boolean;
+  /** Template workspaces: the regions to extract (TemplateBuilderField definitions). */
+  templateFields: unknown;
+  /** A scratch directory of this run, removed after the model returns. */
+  workDir: string;
+  /** Where the model may keep output files (e.g. the redacted document): key -> local file path. */
+  saveOutput: (name: string, localPath: string) => Promise<string>;
+}
+
+/** One page's detections as the export's Entity objects (spec: Export models). */
+export interface DocumentChunkResult {
+  pageNumber: number;
+  entities: Record<string, unknown>[];
+  averageConfidence: number | null;
+}
+
+export interface DocumentResult {
+  kind: 'document';
+  chunks: DocumentChunkResult[];
+  /** Blob key of the redacted file (anonymization models). */
+  redactedBlobKey?: string;
+}
+
+export interface TranscriptWord {
+  text: string;
+  offsetInSeconds: number;
+  durationInSeconds: number;
+  confidence: number;
+}
+
+export interface TranscriptItem {
+  speakerId: string;
+  start: number;
+  end: number;
+  duration: number;
+  confidence: number;
+  displayText: string;
+  displayWords: TranscriptWord[];
+  originalWords: TranscriptWord[];
+}
+
+export interface TranscriptResult {
+  kind: 'transcript';
+  totalTimeInSeconds: number;
+  items: TranscriptItem[];
+  /** Speakers the model found (source Detected); the default speaker when it cannot tell them apart. */
+  speakers: Array<{ speakerId: string; speakerName: string; isDefault: boolean }>;
+}
+
+export type ModelResult = DocumentResult | TranscriptResult;
+
+export type Model = (input: ModelInput) => Promise<ModelResult>;
+
+/** A model that cannot process this input at all (wrong file kind, language without engine): no retry. */
+export class ModelRejectedInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ModelRejectedInputError';
+  }
+}

@@ -1,0 +1,120 @@
+import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { imagePageToPng } from '../engines/image.js';
+import { ocrImage, type OcrOptions } from '../engines/ocr.js';
+import { openPdf, pdfInfo, pdfPageText, renderPdfPage } from '../engines/pdf.js';
+import { scaleBox, type Box } from './geometry.js';
+import { ModelRejectedInputError, type ModelInput } from './model.js';
+
+export interface PageWord {
+  text: string;
+  /** Page units. */
+  box: Box;
+  /** 0..1; 1 for words of a text layer. */
+  confidence: number;
+  /** OCR only: tesseract's line of the word (block.paragraph.line), which survives skew better than geometry. */
+  ocrLine?: string;
+}
+
+/** A page drawn as pixels, and how many page units one pixel is. */
+export interface PageImage {
+  png: Buffer;
+  unitsPerPixel: number;
+}
+
+export interface SourcePage {
+  pageNumber: number;
+  /** Page units: points for PDFs, pixels for images. */
+  width: number;
+  height: number;
+  textSource: 'textLayer' | 'ocr';
+  words: PageWord[];
+  /** The page as an image; PDF pages are rendered at `dpi` (images keep their own pixels). */
+  image(dpi?: number): Promise<PageImage>;
+}
+
+export interface ReadOptions {
+  /** OCR languages (BCP 47 or tesseract codes). */
+  languages: readonly string[];
+}
+
+/** Resolution scanned pages are OCRed at: tesseract's sweet spot for body text. */
+export const OCR_DPI = 300;
+const POINTS_PER_INCH = 72;
+
+/** The OCR languages of a model input: its language hint, else English. */
+export function ocrLanguages(input: ModelInput, extra: readonly string[] = []): string[] {
+  return [...new Set([input.language ?? 'en', ...extra])];
+}
+
+/**
+ * The pages of `input.pages`, one at a time (a long document never sits in memory whole): PDF
+ * pages with a text layer give its words, every other page is OCRed.
+ */
+export async function* readPages(input: ModelInput, options: ReadOptions): AsyncGenerator<SourcePage> {
+  switch (input.kind) {
+    case 'pdf':
+      yield* readPdfPages(input, options);
+      return;
+    case 'image':
+    case 'tiff':
+      for (const pageNumber of input.pages) yield await readImagePage(input.sourcePath, pageNumber, options);
+      return;
+    default:
+      throw new ModelRejectedInputError(`document models read PDFs and images, not ${input.kind} files`);
+  }
+}
+
+async function* readPdfPages(input: ModelInput, options: ReadOptions): AsyncGenerator<SourcePage> {
+  const { pages: sizes } = await pdfInfo(input.sourcePath);
+  // Opened here rather than with withPdf: the document must stay open while the caller works on
+  // a yielded page, and be released when the generator finishes or is abandoned.
+  const pdf = await openPdf(input.sourcePath);
+  try {
+    for (const pageNumber of input.pages) {
+      const size = sizes[pageNumber - 1];
+      if (!size) throw new ModelRejectedInputError(`page ${pageNumber} is outside the document's ${sizes.length} pages`);
+      yield await readPdfPage(pdf, pageNumber, size, options);
+    }
+  } finally {
+    await pdf.destroy();
+  }
+}
+
+async function readPdfPage(pdf: PDFDocumentProxy, pageNumber: number, size: { width: number; height: number }, options: ReadOptions): Promise<SourcePage> {
+  const rendered = new Map<number, Promise<PageImage>>();
+  const image = (dpi = OCR_DPI) => {
+    let page = rendered.get(dpi);
+    if (!page) {
+      page = renderPdfPage(pdf, pageNumber, dpi).then((png) => ({ png, unitsPerPixel: POINTS_PER_INCH / dpi }));
+      rendered.set(dpi, page);
+    }
+    return page;
+  };
+  const layer = await pdfPageText(pdf, pageNumber);
+  if (layer.hasTextLayer) {
+    const words = layer.words.map((word) => ({ ...word, confidence: 1 }));
+    return { pageNumber, ...size, textSource: 'textLayer', words, image };
+  }
+  const { png, unitsPerPixel } = await image(OCR_DPI);
+  const { words } = await ocrPage(png, unitsPerPixel, { languages: options.languages, dpi: OCR_DPI });
+  return { pageNumber, ...size, textSource: 'ocr', words, image };
+}
+
+async function readImagePage(path: string, pageNumber: number, options: ReadOptions): Promise<SourcePage> {
+  const png = await imagePageToPng(path, pageNumber - 1);
+  const { width, height, words } = await ocrPage(png, 1, { languages: options.languages });
+  const image = async () => ({ png, unitsPerPixel: 1 });
+  return { pageNumber, width, height, textSource: 'ocr', words, image };
+}
+
+/** OCR of a page image, its word boxes converted from pixels to page units. */
+async function ocrPage(png: Buffer, unitsPerPixel: number, options: OcrOptions) {
+  const result = await ocrImage(png, options);
+  const words: PageWord[] = result.words.map((word) => ({
+    text: word.text,
+    box: scaleBox(word.box, unitsPerPixel),
+    confidence: word.confidence,
+    ocrLine: `${word.block}.${word.paragraph}.${word.line}`,
+  }));
+  return { width: result.width, height: result.height, words };
+}

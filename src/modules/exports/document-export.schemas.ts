@@ -1,0 +1,249 @@
+import { z } from 'zod';
+import { isoDateTime, queryInt } from '../../http/schemas.js';
+
+/**
+ * The document export models of the spec ("Export models"), table by table. Geometry is in the
+ * page's own units: points (1/72 inch) for PDF pages, pixels for images; origin top-left, y down.
+ * Values the service does not have are null rather than absent, so every field is always present.
+ */
+
+const int = () => z.number().int();
+const nullableDateTime = () => isoDateTime.nullable();
+
+export const boundingBox = z
+  .object({
+    height: z.number(),
+    width: z.number(),
+    left: z.number(),
+    bottom: z.number(),
+    x: z.number(),
+    y: z.number(),
+    right: z.number(),
+    top: z.number(),
+  })
+  .meta({ id: 'BoundingBox', description: 'Page units (points for PDFs, pixels for images), top-left origin, y down; x = left, y = top' });
+export type BoundingBox = z.infer<typeof boundingBox>;
+
+export const point = z.object({ x: z.number(), y: z.number() }).meta({ id: 'Point' });
+export type Point = z.infer<typeof point>;
+
+export const span = z
+  .object({ offset: int(), length: int() })
+  .meta({ id: 'Span', description: 'Characters of the page text (its lines joined by line feeds, top to bottom)' });
+export type Span = z.infer<typeof span>;
+
+/** Geometry: spread into every model that has a place on the page. */
+export const geometryFields = {
+  boundingBox,
+  points: z.array(point).describe('Corners, clockwise from the top-left'),
+  confidence: z.number().describe('0..1'),
+  spans: z.array(span),
+};
+export type Geometry = z.infer<z.ZodObject<typeof geometryFields>>;
+
+export const keyValue = z
+  .object({
+    ...geometryFields,
+    pageNumber: int(),
+    category: z.string(),
+    categoryNormalized: z.string().nullable(),
+    content: z.string(),
+    contentNormalized: z.string().nullable().describe('Dates yyyy-mm-dd, amounts as plain decimals, identifiers without spaces'),
+  })
+  .meta({ id: 'KeyValue' });
+export type KeyValue = z.infer<typeof keyValue>;
+
+/** The KeyValue inside a QR code or a template field. */
+export const childKeyValue = keyValue.extend({ childTemporaryId: z.string() }).meta({ id: 'ChildKeyValue' });
+export type ChildKeyValue = z.infer<typeof childKeyValue>;
+
+export const qrCode = z
+  .object({
+    ...geometryFields,
+    keyValues: z.array(childKeyValue).describe('Pairs of a "K:V*K:V" payload'),
+    qrCodeContent: z.string(),
+    invalidKeysCount: int().describe('Parts of a key-value payload that are not K:V'),
+    duplicatedKeys: z.array(z.string()),
+  })
+  .meta({ id: 'QrCode' });
+export type QrCode = z.infer<typeof qrCode>;
+
+const cellFields = {
+  ...geometryFields,
+  rowIndex: int(),
+  columnIndex: int(),
+  content: z.string(),
+  contentNormalized: z.string().nullable(),
+  pageNumber: int(),
+};
+
+export const header = z
+  .object({ ...cellFields, category: z.string(), categoryNormalized: z.string().nullable() })
+  .meta({ id: 'TableHeader' });
+export type Header = z.infer<typeof header>;
+
+export const cell = z.object(cellFields).meta({ id: 'TableCell' });
+export type Cell = z.infer<typeof cell>;
+
+export const pagePlacement = z.object({ pageNumber: int(), boundingBox, points: z.array(point) }).meta({ id: 'BoundsAndPoints' });
+
+export const table = z
+  .object({
+    ...geometryFields,
+    rowCount: int().describe('Rows including the header row'),
+    columnCount: int(),
+    tableHeaders: z.array(header),
+    tableRows: z.record(z.string(), z.array(cell)).describe('Body rows by row index (the header row is 0); only cells with content'),
+    boundsAndPoints: z.array(pagePlacement),
+    tableRowsTableContent: z.record(z.string(), z.string()).describe("Each row's cell contents in column order, tab separated, by row index"),
+    hasAlternativeHeaders: z.boolean(),
+  })
+  .meta({ id: 'Table' });
+export type Table = z.infer<typeof table>;
+
+export const templateHeader = header
+  .extend({ uniqueId: z.string(), fieldType: int(), isRequired: z.boolean() })
+  .meta({ id: 'TemplateTableHeader' });
+export type TemplateHeader = z.infer<typeof templateHeader>;
+
+export const templateCell = cell.extend({ uniqueId: z.string(), headerId: z.string() }).meta({ id: 'TemplateTableCell' });
+export type TemplateCell = z.infer<typeof templateCell>;
+
+export const templateBuilderField = z
+  .object({
+    ...geometryFields,
+    fieldUniqueId: z.string(),
+    type: z.string(),
+    keyValues: z.array(childKeyValue),
+    table: z
+      .object({
+        rowCount: int(),
+        columnCount: int(),
+        tableHeaders: z.array(templateHeader),
+        tableRows: z.record(z.string(), z.array(templateCell)),
+      })
+      .nullable()
+      .describe('Table fields only'),
+  })
+  .meta({ id: 'TemplateBuilderField' });
+export type TemplateBuilderField = z.infer<typeof templateBuilderField>;
+
+export const entity = z
+  .object({
+    type: z.string().describe('Kind: Line, Paragraph, Table, KeyValue, QrCode, Barcode, Field, PersonalData, Mrz, TemplateField'),
+    category: z.string().describe('Meaning, e.g. InvoiceTotal, Email, or the label of a key-value pair'),
+    groupName: z.string(),
+    pageNumber: int(),
+    chunkNumber: int(),
+    customFormValues: z.string().nullable(),
+    qrCode: qrCode.nullable(),
+    table: table.nullable(),
+    templateBuilderField: templateBuilderField.nullable(),
+    keyValues: z.array(keyValue).describe('The entity content first; a line carries its words after it'),
+    addedOn: nullableDateTime(),
+    editedOn: nullableDateTime(),
+    viewerEditedOn: nullableDateTime(),
+    integratedOn: nullableDateTime(),
+    addedBy: int().nullable(),
+    editedBy: int().nullable(),
+    integratedBy: int().nullable(),
+    addedByExternal: z.string().nullable(),
+    editedByExternal: z.string().nullable(),
+    integratedByExternal: z.string().nullable(),
+    integrationFailedReason: z.string().nullable(),
+    integrationFailedReasonDetailed: z.string().nullable(),
+    markedAsSolved: z.boolean(),
+    notDetected: z.boolean().describe('An expected field the model did not find'),
+    contentUnderstandingDetected: z.boolean(),
+    confidence: z.number(),
+  })
+  .meta({ id: 'ExportEntity' });
+export type Entity = z.infer<typeof entity>;
+
+export const chunk = z
+  .object({
+    entities: z.array(entity),
+    version: z.string(),
+    retrievedOn: isoDateTime,
+    lastModifiedBy: int().nullable(),
+    lastModifiedByExternal: z.string().nullable(),
+    lastModifiedOn: nullableDateTime(),
+    averageConfidence: z.number().nullable(),
+  })
+  .meta({ id: 'ExportChunk' });
+export type Chunk = z.infer<typeof chunk>;
+
+/** The task fields both document exports start with. */
+const exportTaskFields = {
+  taskId: int(),
+  workspaceId: int(),
+  batchId: int().nullable(),
+  taskNumber: int(),
+  originalFileUrl: z.string().nullable().describe('Signed, time-limited link to the source file; null before it was downloaded'),
+  redactedFileUrl: z
+    .string()
+    .nullable()
+    .describe('Anonymization workspaces: signed, time-limited link to the redacted file (an addition to the spec)'),
+  externalId: z.string().nullable(),
+  displayName: z.string(),
+  description: z.string().nullable(),
+  totalPages: int(),
+  lastCheckoutByUserName: z.string().nullable(),
+  lastCheckedOutBy: int().nullable(),
+  lastCheckedOutUntil: nullableDateTime(),
+  lastIntegratedOn: nullableDateTime(),
+  lastIntegratedBy: int().nullable(),
+  lastIntegratedByUserName: z.string().nullable(),
+  averageConfidence: z.number().nullable().describe('Mean of the chunks with a confidence'),
+  metadata: z.record(z.string(), z.string()),
+};
+export type ExportTaskFields = z.infer<z.ZodObject<typeof exportTaskFields>>;
+
+export const documentExportResponse = z
+  .object({ ...exportTaskFields, chunks: z.array(chunk) })
+  .meta({ id: 'DocumentExportResponse' });
+export type DocumentExportResponse = z.infer<typeof documentExportResponse>;
+
+export const simplifiedEntity = z
+  .object({
+    confidence: z.number(),
+    category: z.string(),
+    content: z.string(),
+    pageNumber: int(),
+    table: z
+      .object({
+        rowCount: int(),
+        columnCount: int(),
+        tableHeaders: z.array(z.object({ columnIndex: int(), category: z.string(), confidence: z.number() })),
+        tableRows: z.record(
+          z.string(),
+          z.array(z.object({ rowIndex: int(), columnIndex: int(), content: z.string(), confidence: z.number() })),
+        ),
+        tableRowsTableContent: z.record(z.string(), z.string()),
+      })
+      .nullable(),
+    qrCode: z
+      .object({
+        keyValues: z.array(z.object({ category: z.string(), confidence: z.number(), content: z.string() })),
+        qrCodeContent: z.string(),
+      })
+      .nullable(),
+  })
+  .meta({ id: 'SimplifiedExportEntity' });
+export type SimplifiedEntity = z.infer<typeof simplifiedEntity>;
+
+export const simplifiedDocumentExportResponse = z
+  .object({
+    ...exportTaskFields,
+    pages: z.array(z.object({ entities: z.array(simplifiedEntity), averageConfidence: z.number().nullable() })),
+  })
+  .meta({ id: 'SimplifiedDocumentExportResponse' });
+export type SimplifiedDocumentExportResponse = z.infer<typeof simplifiedDocumentExportResponse>;
+
+export const exportPathParams = z.object({ taskid: queryInt.positive() });
+
+/** With the id in the path, externalId may name the same task; without it, either one names the task. */
+export const exportQuery = z.object({
+  externalId: z.string().trim().min(1).max(128).optional(),
+});
+export const exportByQuery = exportQuery.extend({ taskid: queryInt.positive().optional() });

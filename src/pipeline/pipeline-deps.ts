@@ -1,0 +1,24 @@
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { PrismaClient } from '../db/prisma.js';
+import type { LocalBlobStore } from '../storage/blob-store.js';
+import type { Queues } from './queues.js';
+
+/** What the job handlers need. The local blob store: engines read files by path. */
+export interface PipelineDeps {
+  prisma: PrismaClient;
+  config: Config;
+  queues: Queues;
+  blobs: LocalBlobStore;
+  log: Logger;
+}
+
+/** Where TUS uploads are stored (shared by the api, which receives them, and the workers). */
+export function uploadsDir(config: Config): string {
+  return path.resolve(config.DATA_DIR, 'uploads');
+}
+
+export function taskBlobKey(tenantId: number, taskId: number, name: string): string {
+  return `tenants/${tenantId}/tasks/${taskId}/${name}`;
+}

@@ -1,0 +1,97 @@
+import { TaskStatus } from '../domain/enums.js';
+import type { PipelineDeps } from './pipeline-deps.js';
+import { enqueueDetect, enqueuePreprocess, jobId, preprocessQueueFor, QueueName, type TaskJobPayload } from './queues.js';
+
+/** A task younger than this in its status is left alone: its job may simply not be visible yet. */
+const REDELIVERY_GRACE_MS = 30_000;
+const BATCH = 500;
+
+/** Statuses a job is responsible for, the queue of that job, and where a dead task is recovered to. */
+const IN_FLIGHT: Record<number, { stage: 'preprocess' | 'detect'; recoverTo: TaskStatus }> = {
+  [TaskStatus.QueuedForPreProcessing]: { stage: 'preprocess', recoverTo: TaskStatus.PreProcessingFailed },
+  [TaskStatus.PreProcessingInProgress]: { stage: 'preprocess', recoverTo: TaskStatus.PreProcessingFailed },
+  [TaskStatus.PreProcessingSuccessful]: { stage: 'detect', recoverTo: TaskStatus.RecognitionFailed },
+  [TaskStatus.Recognizing]: { stage: 'detect', recoverTo: TaskStatus.RecognitionFailed },
+};
+const LIVE_JOB_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
+
+export interface SweepReport {
+  redelivered: number[];
+  recovered: number[];
+}
+
+/**
+ * Makes sure every task reaches a final status (DESIGN.md section 7):
+ * - a task in flight whose job is gone (Redis flushed or restarted, api crashed between commit and
+ *   enqueue) gets its job again: the same run delivered again, not a reprocess;
+ * - a task whose job ended without moving it (a worker killed on its last attempt), or that sat
+ *   past STUCK_TASK_MINUTES with no live job, moves to the nearest failure status with a warning
+ *   mark and externalIntegrationStatus "never";
+ * - ExportCompleted stuck past the threshold moves to Processed with a warning mark.
+ * The service never reprocesses on its own.
+ */
+export async function sweep(deps: PipelineDeps, now = new Date()): Promise<SweepReport> {
+  const report: SweepReport = { redelivered: [], recovered: [] };
+  const stuckBefore = new Date(now.getTime() - deps.config.STUCK_TASK_MINUTES * 60_000);
+  const candidates = await deps.prisma.task.findMany({
+    where: { taskStatus: { in: Object.keys(IN_FLIGHT).map(Number) }, statusChangedAt: { lt: new Date(now.getTime() - REDELIVERY_GRACE_MS) } },
+    orderBy: { statusChangedAt: 'asc' },
+    take: BATCH,
+    select: { id: true, tenantId: true, restartCount: true, taskStatus: true, priority: true, statusChangedAt: true },
+  });
+  for (const task of candidates) {
+    const flight = IN_FLIGHT[task.taskStatus]!;
+    const payload: TaskJobPayload = { tenantId: task.tenantId, taskId: task.id, restartCount: task.restartCount };
+    const queue = deps.queues[flight.stage === 'preprocess' ? preprocessQueueFor(task.priority) : QueueName.Detect];
+    const id = flight.stage === 'preprocess' ? jobId.preprocess(payload) : jobId.detect(payload);
+    const state = await queue.getJobState(id);
+    if (LIVE_JOB_STATES.has(state)) continue;
+    if (state === 'unknown') {
+      // A job that finished and was removed cannot exist for a task still in flight; re-adding is safe
+      // because every step checks the task's status and run before it acts.
+      const enqueued =
+        flight.stage === 'preprocess'
+          ? await enqueuePreprocess(deps.queues, task.priority, payload)
+          : await enqueueDetect(deps.queues, task.priority, payload);
+      if (enqueued) report.redelivered.push(task.id);
+      continue;
+    }
+    if (state === 'failed' || task.statusChangedAt < stuckBefore) {
+      const recovered = await deps.prisma.task.updateMany({
+        where: { id: task.id, restartCount: task.restartCount, taskStatus: task.taskStatus },
+        data: {
+          taskStatus: flight.recoverTo,
+          statusChangedAt: now,
+          warning: true,
+          externalIntegrationStatus: 'never',
+          failureReason: `Recovered automatically: the ${flight.stage} job ${state === 'failed' ? 'failed without recording a result' : 'stopped making progress'}`,
+        },
+      });
+      if (recovered.count) report.recovered.push(task.id);
+    }
+  }
+  const exported = await deps.prisma.task.updateMany({
+    where: { taskStatus: TaskStatus.ExportCompleted, statusChangedAt: { lt: stuckBefore } },
+    data: { taskStatus: TaskStatus.Processed, statusChangedAt: now, warning: true },
+  });
+  if (report.redelivered.length || report.recovered.length || exported.count) {
+    deps.log.info({ ...report, exportedToProcessed: exported.count }, 'sweep');
+  }
+  await deleteExpiredUploads(deps, now);
+  return report;
+}
+
+/** Incomplete uploads past their expiry: row and partial file. Completed uploads stay (reprocessing replays them). */
+async function deleteExpiredUploads(deps: PipelineDeps, now: Date): Promise<void> {
+  const expired = await deps.prisma.upload.findMany({ where: { completedAt: null, expiresAt: { lt: now } }, select: { id: true }, take: BATCH });
+  if (!expired.length) return;
+  const { rm } = await import('node:fs/promises');
+  const path = await import('node:path');
+  const { uploadsDir } = await import('./pipeline-deps.js');
+  for (const { id } of expired) {
+    const file = path.join(uploadsDir(deps.config), id);
+    await rm(file, { force: true });
+    await rm(`${file}.json`, { force: true });
+  }
+  await deps.prisma.upload.deleteMany({ where: { id: { in: expired.map((u) => u.id) } } });
+}

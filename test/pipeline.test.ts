@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TaskStatus, TemplateType } from '../src/domain/enums.js';
+import { createWorkspace } from '../src/modules/tenants/tenants.service.js';
+import type { WorkerPool } from '../src/pipeline/worker.js';
+import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
+import { startFileServer, type FileServer } from './support/file-server.js';
+import { multiPageTiff, pngOf, speech, textPdf } from './support/fixtures.js';
+import { startTestWorkers, waitForFinalStatus } from './support/pipeline.js';
+
+let ctx: TestContext;
+let files: FileServer;
+let workers: WorkerPool;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  files = await startFileServer({
+    '/doc.pdf': { body: await textPdf(4), type: 'application/pdf' },
+    '/thirty.pdf': { body: await textPdf(30), type: 'application/pdf' },
+    '/huge-page.pdf': { body: await textPdf(1, [18 * 72, 18 * 72]), type: 'application/pdf' },
+    '/corrupt.pdf': { body: Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2000, 0x41)]), type: 'application/pdf' },
+    '/page.png': { body: await pngOf(800, 600), type: 'image/png' },
+    '/tiny.png': { body: await pngOf(40, 40), type: 'image/png' },
+    '/scan.tif': { body: await multiPageTiff(3), type: 'image/tiff' },
+    '/talk.mp3': { body: await speech('mp3'), type: 'audio/mpeg' },
+    '/talk.mp4': { body: await speech('mp4'), type: 'video/mp4' },
+    '/notes.txt': { body: Buffer.from('just text'), type: 'text/plain' },
+  });
+  workers = await startTestWorkers(ctx);
+});
+afterAll(async () => {
+  await workers.close();
+  await ctx.close();
+  await files.close();
+});
+
+async function submit(t: TestTenant, file: string, body: Record<string, unknown> = {}) {
+  const { context, ...rest } = body as { context?: Record<string, unknown> };
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1.0/external/sdtask/process',
+    headers: t.headers,
+    payload: { ...rest, context: { url: files.url(file), ...context } },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().taskId as number;
+}
+
+describe('pre-processing', () => {
+  it('counts pages of PDFs, images and multi-page TIFFs, and minutes of MP3 and MP4', async () => {
+    const t = await createTestTenant(ctx);
+    const transcripts = (await createWorkspace(ctx.prisma, { tenantId: t.tenantId, name: 't', templateType: TemplateType.Transcripts })).workspaceId;
+    const cases: Array<[string, number | undefined, number]> = [
+      ['/doc.pdf', undefined, 4],
+      ['/page.png', undefined, 1],
+      ['/scan.tif', undefined, 3],
+      ['/talk.mp3', transcripts, 1],
+      ['/talk.mp4', transcripts, 1],
+    ];
+    for (const [file, workspaceId, pages] of cases) {
+      const id = await submit(t, file, workspaceId ? { workspaceId } : {});
+      const task = await waitForFinalStatus(ctx, id);
+      expect(task.totalPages, file).toBe(pages);
+      expect(task.preProcessingStartedOn, file).not.toBeNull();
+      expect(task.sourceBlobKey, file).toBeTruthy();
+      // Past pre-processing: only recognition decides between ToReview and RecognitionFailed.
+      expect([TaskStatus.ToReview, TaskStatus.RecognitionFailed], `${file}: ${task.failureReason}`).toContain(task.taskStatus);
+    }
+  });
+
+  it('ends each failure in its own status with the reason kept', async () => {
+    const t = await createTestTenant(ctx);
+    const cases: Array<[string, TaskStatus, RegExp]> = [
+      ['/tiny.png', TaskStatus.ValidationErrorInvalidDimensions, /40x40/],
+      ['/huge-page.pdf', TaskStatus.ValidationErrorInvalidDimensions, /18\.0x18\.0 inches/],
+      ['/corrupt.pdf', TaskStatus.PreProcessingGetPagesFailed, /./],
+      ['/notes.txt', TaskStatus.PreProcessingFailed, /Unsupported file type/],
+      ['/talk.mp3', TaskStatus.PreProcessingFailed, /documents and images/],
+    ];
+    for (const [file, status, reason] of cases) {
+      const task = await waitForFinalStatus(ctx, await submit(t, file));
+      expect(task.taskStatus, `${file}: ${task.failureReason}`).toBe(status);
+      expect(task.failureReason, file).toMatch(reason);
+    }
+  });
+
+  it('marks a source that answers 404 after creation as PreProcessingDownloadFailed, without retrying', async () => {
+    const t = await createTestTenant(ctx);
+    const served = { '/x.pdf': { body: await textPdf(1), type: 'application/pdf' } } as Record<string, { body: Buffer; type: string }>;
+    const server = await startFileServer(served);
+    try {
+      await workers.close(); // hold processing until the file is gone
+      const res = await ctx.app.inject({ method: 'POST', url: '/api/v1.0/external/sdtask/process', headers: t.headers, payload: { context: { url: server.url('/x.pdf') } } });
+      expect(res.statusCode, res.body).toBe(200);
+      delete served['/x.pdf'];
+      workers = await startTestWorkers(ctx);
+      const task = await waitForFinalStatus(ctx, res.json().taskId);
+      expect(task.taskStatus).toBe(TaskStatus.PreProcessingDownloadFailed);
+      expect(task.failureReason).toMatch(/404/);
+      expect(server.requests.filter((r) => r === 'GET /x.pdf')).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('applies pageRange "2-3,5" as 3 pages', async () => {
+    const t = await createTestTenant(ctx);
+    const files30 = await waitForFinalStatus(ctx, await submit(t, '/thirty.pdf', { context: { pageRange: '2-3,5' } }));
+    expect(files30.totalPages).toBe(3);
+  });
+
+  it('splits a 30-page PDF by 10 pages into three part tasks that inherit the original', async () => {
+    const t = await createTestTenant(ctx);
+    const batch = (await ctx.app.inject({ method: 'POST', url: '/api/v1.0/external/sdbatch', headers: t.headers, payload: { displayName: 'b' } })).json();
+    const id = await submit(t, '/thirty.pdf', {
+      batchId: batch.batchId,
+      metadata: { k: 'v' },
+      taskAssignment: { assignedUsers: ['r@example.com'], order: 1 },
+      context: { splitTaskInChunks: true, splitChunkNumberPages: 10 },
+    });
+    const original = await waitForFinalStatus(ctx, id);
+    expect(original.taskStatus).toBe(TaskStatus.Split);
+    expect(original.totalPages).toBe(30);
+    const parts = await ctx.prisma.task.findMany({ where: { parentTaskId: id }, orderBy: { partNumber: 'asc' }, include: { assignments: true } });
+    expect(parts.map((p) => [p.partNumber, p.totalPages])).toEqual([[1, 10], [2, 10], [3, 10]]);
+    for (const part of parts) {
+      expect(part).toMatchObject({ workspaceId: original.workspaceId, batchId: batch.batchId, metadata: { k: 'v' } });
+      expect(part.assignments.map((a) => a.email)).toEqual(['r@example.com']);
+      const done = await waitForFinalStatus(ctx, part.id);
+      expect([TaskStatus.ToReview, TaskStatus.RecognitionFailed]).toContain(done.taskStatus);
+    }
+    const got = (await ctx.app.inject({ method: 'GET', url: `/api/v1.0/external/sdbatch?batchId=${batch.batchId}`, headers: t.headers })).json();
+    expect(got.totalTasks).toBe(4);
+  });
+});
