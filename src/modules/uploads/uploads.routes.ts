@@ -1,5 +1,6 @@
 import { FileStore } from '@tus/file-store';
 import { Server as TusServer } from '@tus/server';
+import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -16,9 +17,6 @@ import { parseUploadMetadata } from './upload-metadata.js';
 export const MAX_CHUNK_BYTES = 100 * 1024 * 1024;
 /** Incomplete uploads are deleted after this (the sweeper does it). */
 const UPLOAD_EXPIRY_MS = 24 * 60 * 60 * 1000;
-// Set by us after authentication (any client-sent value is removed first) for the TUS hooks.
-const TENANT_HEADER = 'x-docproc-tenant-id';
-const WORKSPACE_HEADER = 'x-docproc-workspace-id';
 const FILETYPE_PATTERN = /^[\w.+-]+\/[\w.+-]+$/;
 
 const tags = ['Uploads'];
@@ -31,6 +29,8 @@ const uploadParams = z.object({ uploadId: z.string().regex(/^[\w-]{1,128}$/) });
  */
 export const uploadsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const { prisma, config } = deps;
+  // Who creates an upload, decided by our checks and read by the TUS hook (keyed by the Node request).
+  const creators = new WeakMap<IncomingMessage, { tenantId: number; workspaceId: number }>();
   const tus = new TusServer({
     path: '/files',
     datastore: new FileStore({ directory: uploadsDir(config), expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS }),
@@ -38,17 +38,23 @@ export const uploadsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
     respectForwardedHeaders: true,
     generateUrl: (_req, { id }) => `${publicBaseUrl(config)}/files/${id}`,
     onUploadCreate: async (req, upload) => {
+      const creator = req.runtime?.node?.req ? creators.get(req.runtime.node.req as IncomingMessage) : undefined;
+      if (!creator) throw new Error('upload created without our checks');
       await prisma.upload.create({
         data: {
           id: upload.id,
-          tenantId: Number(req.headers.get(TENANT_HEADER)),
-          workspaceId: Number(req.headers.get(WORKSPACE_HEADER)),
+          tenantId: creator.tenantId,
+          workspaceId: creator.workspaceId,
           fileType: upload.metadata?.filetype ?? upload.metadata?.fileType ?? 'application/octet-stream',
           size: upload.size === undefined ? null : BigInt(upload.size),
           expiresAt: new Date(Date.now() + UPLOAD_EXPIRY_MS),
         },
       });
       return {};
+    },
+    onResponseError: (_req, err) => {
+      if (!('status_code' in err) || err.status_code >= 500) app.log.error({ err }, 'upload request failed');
+      return undefined;
     },
     onUploadFinish: async (_req, upload) => {
       await prisma.upload.update({ where: { id: upload.id }, data: { completedAt: new Date(), size: BigInt(upload.offset) } });
@@ -61,8 +67,6 @@ export const uploadsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
 
   async function checkRequest(request: FastifyRequest, uploadId: string | undefined) {
     const caller = await authenticateBearer(prisma, deps.keys, config.JWT_ISSUER, request.headers.authorization);
-    delete request.raw.headers[TENANT_HEADER];
-    delete request.raw.headers[WORKSPACE_HEADER];
     if (uploadId !== undefined) {
       const upload = await prisma.upload.findFirst({ where: { id: uploadId, tenantId: caller.tenantId } });
       if (!upload) throw new NotFoundError(`Upload ${uploadId} was not found`);
@@ -85,8 +89,7 @@ export const uploadsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
         });
       }
       const workspace = await resolveWorkspace(prisma, caller.tenantId, workspaceId);
-      request.raw.headers[TENANT_HEADER] = String(caller.tenantId);
-      request.raw.headers[WORKSPACE_HEADER] = String(workspace.id);
+      creators.set(request.raw, { tenantId: caller.tenantId, workspaceId: workspace.id });
     }
     if (request.method === 'PATCH' && Number(request.headers['content-length'] ?? 0) > MAX_CHUNK_BYTES) {
       throw new PayloadTooLargeError(`Chunks may be at most ${MAX_CHUNK_BYTES} bytes (100 MB); send the file in smaller chunks`);
