@@ -45,7 +45,17 @@ export interface WorkerPool {
  * Runs every queue's worker. The two pre-processing lanes have workers of their own, so a backlog
  * of low-priority tasks never delays a high-priority one and high never starves low.
  */
-export async function startWorkers(deps: PipelineDeps, options: { redisUrl: string; prefix?: string; sweepEveryMs?: number }): Promise<WorkerPool> {
+export interface WorkerOptions {
+  redisUrl: string;
+  prefix?: string;
+  sweepEveryMs?: number;
+  /** How long a job's lock lasts without renewal: after a crash, its job is taken over once this lapses. */
+  lockDurationMs?: number;
+  /** Per-queue concurrency overrides. */
+  concurrency?: Partial<Record<QueueName, number>>;
+}
+
+export async function startWorkers(deps: PipelineDeps, options: WorkerOptions): Promise<WorkerPool> {
   const handlers = jobHandlers(deps);
   assertHandlersComplete(handlers);
   const concurrency: Record<QueueName, number> = {
@@ -53,6 +63,7 @@ export async function startWorkers(deps: PipelineDeps, options: { redisUrl: stri
     [QueueName.PreprocessLow]: deps.config.PREPROCESS_CONCURRENCY,
     [QueueName.Detect]: deps.config.DETECT_CONCURRENCY,
     [QueueName.Sweep]: 1,
+    ...options.concurrency,
   };
   const connections = Object.values(QueueName).map(() => createQueueRedis(options.redisUrl));
   const workers = Object.values(QueueName).map((name, index) => {
@@ -62,6 +73,7 @@ export async function startWorkers(deps: PipelineDeps, options: { redisUrl: stri
       concurrency: concurrency[name],
       // A worker killed mid-job: the job is handed to another worker once its lock lapses.
       maxStalledCount: 2,
+      ...(options.lockDurationMs ? { lockDuration: options.lockDurationMs, stalledInterval: options.lockDurationMs } : {}),
     });
     worker.on('failed', (job, err) => deps.log.warn({ queue: name, jobId: job?.id, attempts: job?.attemptsMade, err }, 'job attempt failed'));
     worker.on('error', (err) => deps.log.error({ queue: name, err }, 'worker error'));

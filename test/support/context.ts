@@ -3,7 +3,7 @@ import { inject } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createPrisma, type PrismaClient } from '../../src/db/prisma.js';
-import { detectEngines } from '../../src/engines/inventory.js';
+import { detectEngines, type EngineInventory } from '../../src/engines/inventory.js';
 import { loadSigningKeys, type SigningKeys } from '../../src/modules/auth/signing-keys.js';
 import { createTenant, type NewTenant } from '../../src/modules/tenants/tenants.service.js';
 import { createBlobStore, createQueueRedis, createRedis } from '../../src/runtime/services.js';
@@ -23,6 +23,7 @@ export interface TestContext {
   fileUrlSecret: string;
   config: Config;
   keys: SigningKeys;
+  engines: EngineInventory;
   close: () => Promise<void>;
 }
 
@@ -64,6 +65,7 @@ export async function createTestContext(overrides: Record<string, string> = {}):
     fileUrlSecret,
     config,
     keys,
+    engines,
     close: async () => {
       await app.close();
       await closeQueues(queues);

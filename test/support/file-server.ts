@@ -12,9 +12,16 @@ export interface FileServer {
  * A loopback HTTP server for `context.url`: serves the given files, 404 elsewhere, and
  * `/slow` never answers (for timeouts). Closes its open sockets on close.
  */
-export async function startFileServer(files: Record<string, { body: Buffer; type: string }>): Promise<FileServer> {
+export interface ServedFile {
+  body: Buffer;
+  type: string;
+  /** GETs wait this long before answering (a slow source, to catch a job mid-download). */
+  delayMs?: number;
+}
+
+export async function startFileServer(files: Record<string, ServedFile>): Promise<FileServer> {
   const requests: string[] = [];
-  const server: Server = createServer((req, res) => {
+  const server: Server = createServer(async (req, res) => {
     requests.push(`${req.method} ${req.url}`);
     const path = (req.url ?? '/').split('?')[0]!;
     if (path === '/slow') return; // hold the request open
@@ -23,6 +30,7 @@ export async function startFileServer(files: Record<string, { body: Buffer; type
       res.writeHead(404).end();
       return;
     }
+    if (req.method === 'GET' && file.delayMs) await new Promise((r) => setTimeout(r, file.delayMs));
     res.writeHead(200, { 'content-type': file.type, 'content-length': file.body.length });
     res.end(req.method === 'HEAD' ? undefined : file.body);
   });

@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { expect } from 'vitest';
 import type { PipelineDeps } from '../../src/pipeline/pipeline-deps.js';
-import { startWorkers, type WorkerPool } from '../../src/pipeline/worker.js';
+import { startWorkers, type WorkerOptions, type WorkerPool } from '../../src/pipeline/worker.js';
 import type { TestContext } from './context.js';
 
 export function pipelineDeps(ctx: TestContext): PipelineDeps {
@@ -9,8 +9,8 @@ export function pipelineDeps(ctx: TestContext): PipelineDeps {
 }
 
 /** Real BullMQ workers on the context's own queues. */
-export function startTestWorkers(ctx: TestContext): Promise<WorkerPool> {
-  return startWorkers(pipelineDeps(ctx), { redisUrl: ctx.config.REDIS_URL!, prefix: ctx.queuePrefix });
+export function startTestWorkers(ctx: TestContext, options: Partial<WorkerOptions> = {}): Promise<WorkerPool> {
+  return startWorkers(pipelineDeps(ctx), { redisUrl: ctx.config.REDIS_URL!, prefix: ctx.queuePrefix, ...options });
 }
 
 const FINAL_STATUSES = new Set([2, 3, 7, 32, 33, 35, 36]);
