@@ -1,5 +1,7 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import { TaskStatus } from '../domain/enums.js';
-import type { PipelineDeps } from './pipeline-deps.js';
+import { uploadsDir, type PipelineDeps } from './pipeline-deps.js';
 import { enqueueDetect, enqueuePreprocess, jobId, preprocessQueueFor, QueueName, type TaskJobPayload } from './queues.js';
 
 /** A task younger than this in its status is left alone: its job may simply not be visible yet. */
@@ -85,9 +87,6 @@ export async function sweep(deps: PipelineDeps, now = new Date()): Promise<Sweep
 async function deleteExpiredUploads(deps: PipelineDeps, now: Date): Promise<void> {
   const expired = await deps.prisma.upload.findMany({ where: { completedAt: null, expiresAt: { lt: now } }, select: { id: true }, take: BATCH });
   if (!expired.length) return;
-  const { rm } = await import('node:fs/promises');
-  const path = await import('node:path');
-  const { uploadsDir } = await import('./pipeline-deps.js');
   for (const { id } of expired) {
     const file = path.join(uploadsDir(deps.config), id);
     await rm(file, { force: true });
