@@ -49,7 +49,7 @@ describe('upload expiry', () => {
     for (const id of ids) await writeFile(path.join(dir, id), 'partial');
     await ctx.prisma.upload.create({ data: { id: ids[0]!, tenantId: t.tenantId, workspaceId: t.defaultWorkspaceId, fileType: 'application/pdf', expiresAt: past } });
     await ctx.prisma.upload.create({ data: { id: ids[1]!, tenantId: t.tenantId, workspaceId: t.defaultWorkspaceId, fileType: 'application/pdf', expiresAt: past, completedAt: past } });
-    await sweep(pipelineDeps(ctx));
+    await sweep(pipelineDeps(ctx), { tenantId: t.tenantId });
     expect(await ctx.prisma.upload.findUnique({ where: { id: ids[0]! } })).toBeNull();
     await expect(access(path.join(dir, ids[0]!))).rejects.toThrow();
     expect(await ctx.prisma.upload.findUnique({ where: { id: ids[1]! } })).not.toBeNull();

@@ -27,7 +27,8 @@ afterAll(async () => {
   await files.close();
 });
 
-const inAMinute = () => new Date(Date.now() + 60_000);
+/** A sweep a minute from now (past the redelivery grace), limited to one test organization. */
+const sweepSoon = (t: TestTenant) => sweep(pipelineDeps(ctx), { now: new Date(Date.now() + 60_000), tenantId: t.tenantId });
 
 async function submit(t: TestTenant, file = '/doc.pdf', priority = 1) {
   const res = await ctx.app.inject({ method: 'POST', url: '/api/v1.0/external/sdtask/process', headers: t.headers, payload: { priority, context: { url: files.url(file) } } });
@@ -52,13 +53,13 @@ describe('no task is ever lost', () => {
     // The flush: every job of these queues is gone.
     for (const queue of Object.values(ctx.queues)) await queue.obliterate({ force: true });
     expect(await ctx.queues[QueueName.PreprocessLow].getJobCounts('waiting')).toEqual({ waiting: 0 });
-    const report = await sweep(pipelineDeps(ctx), inAMinute());
+    const report = await sweepSoon(t);
     expect(report.redelivered).toEqual(expect.arrayContaining(ids));
     const workers = await startTestWorkers(ctx);
     try {
       for (const id of ids) await expectProcessedOnce(id);
       // A second sweep finds nothing to do: the tasks are final.
-      const again = await sweep(pipelineDeps(ctx), inAMinute());
+      const again = await sweepSoon(t);
       expect(again.redelivered.filter((id) => ids.includes(id))).toEqual([]);
     } finally {
       await workers.close();
@@ -83,7 +84,7 @@ describe('no task is ever lost', () => {
       await closeQueues(deadQueues).catch(() => undefined);
     }
     expect(await ctx.queues[QueueName.PreprocessLow].getJob(`pre-${taskId}-0`)).toBeUndefined();
-    expect((await sweep(pipelineDeps(ctx), inAMinute())).redelivered).toContain(taskId);
+    expect((await sweepSoon(t)).redelivered).toContain(taskId);
     const workers = await startTestWorkers(ctx);
     try {
       await expectProcessedOnce(taskId);
@@ -137,8 +138,8 @@ describe('no task is ever lost', () => {
     }
     const longAgo = new Date(Date.now() - (ctx.config.STUCK_TASK_MINUTES + 5) * 60_000);
     await ctx.prisma.task.update({ where: { id: taskId }, data: { taskStatus: TaskStatus.Recognizing, statusChangedAt: longAgo, externalIntegrationStatus: 'sent' } });
-    const report = await sweep(pipelineDeps(ctx));
-    expect(report.recovered).toContain(taskId);
+    const report = await sweep(pipelineDeps(ctx), { tenantId: t.tenantId });
+    expect(report.recovered).toEqual([taskId]);
     const task = await ctx.prisma.task.findUniqueOrThrow({ where: { id: taskId } });
     expect(task).toMatchObject({ taskStatus: TaskStatus.RecognitionFailed, warning: true, externalIntegrationStatus: 'never' });
     const status = (await ctx.app.inject({ method: 'GET', url: `/api/v1.0/external/sdtask/status?taskid=${taskId}`, headers: t.headers })).json();
@@ -150,7 +151,7 @@ describe('no task is ever lost', () => {
     const taskId = await submit(t);
     const longAgo = new Date(Date.now() - (ctx.config.STUCK_TASK_MINUTES + 5) * 60_000);
     await ctx.prisma.task.update({ where: { id: taskId }, data: { taskStatus: TaskStatus.ExportCompleted, statusChangedAt: longAgo } });
-    await sweep(pipelineDeps(ctx));
+    await sweep(pipelineDeps(ctx), { tenantId: t.tenantId });
     expect(await ctx.prisma.task.findUniqueOrThrow({ where: { id: taskId } })).toMatchObject({ taskStatus: TaskStatus.Processed, warning: true });
   });
 });

@@ -32,15 +32,50 @@ export interface SweepReport {
  * - ExportCompleted stuck past the threshold moves to Processed with a warning mark.
  * The service never reprocesses on its own.
  */
-export async function sweep(deps: PipelineDeps, now = new Date()): Promise<SweepReport> {
+export interface SweepOptions {
+  now?: Date;
+  /** Only this organization's tasks (an operator's targeted sweep; tests). */
+  tenantId?: number;
+}
+
+export async function sweep(deps: PipelineDeps, options: SweepOptions = {}): Promise<SweepReport> {
+  const now = options.now ?? new Date();
   const report: SweepReport = { redelivered: [], recovered: [] };
   const stuckBefore = new Date(now.getTime() - deps.config.STUCK_TASK_MINUTES * 60_000);
-  const candidates = await deps.prisma.task.findMany({
-    where: { taskStatus: { in: Object.keys(IN_FLIGHT).map(Number) }, statusChangedAt: { lt: new Date(now.getTime() - REDELIVERY_GRACE_MS) } },
-    orderBy: { statusChangedAt: 'asc' },
-    take: BATCH,
-    select: { id: true, tenantId: true, restartCount: true, taskStatus: true, priority: true, statusChangedAt: true },
+  const tenant = options.tenantId === undefined ? {} : { tenantId: options.tenantId };
+  // Every candidate is visited, in id order by batches: tasks waiting behind a long backlog of live
+  // jobs must not hide the ones whose job is gone.
+  let afterId = 0;
+  for (;;) {
+    const candidates = await deps.prisma.task.findMany({
+      where: {
+        ...tenant,
+        id: { gt: afterId },
+        taskStatus: { in: Object.keys(IN_FLIGHT).map(Number) },
+        statusChangedAt: { lt: new Date(now.getTime() - REDELIVERY_GRACE_MS) },
+      },
+      orderBy: { id: 'asc' },
+      take: BATCH,
+      select: { id: true, tenantId: true, restartCount: true, taskStatus: true, priority: true, statusChangedAt: true },
+    });
+    if (candidates.length === 0) break;
+    afterId = candidates[candidates.length - 1]!.id;
+    await sweepBatch(deps, candidates, now, stuckBefore, report);
+  }
+  const exported = await deps.prisma.task.updateMany({
+    where: { ...tenant, taskStatus: TaskStatus.ExportCompleted, statusChangedAt: { lt: stuckBefore } },
+    data: { taskStatus: TaskStatus.Processed, statusChangedAt: now, warning: true },
   });
+  if (report.redelivered.length || report.recovered.length || exported.count) {
+    deps.log.info({ ...report, exportedToProcessed: exported.count }, 'sweep');
+  }
+  await deleteExpiredUploads(deps, now);
+  return report;
+}
+
+type Candidate = { id: number; tenantId: number; restartCount: number; taskStatus: number; priority: number; statusChangedAt: Date };
+
+async function sweepBatch(deps: PipelineDeps, candidates: Candidate[], now: Date, stuckBefore: Date, report: SweepReport): Promise<void> {
   for (const task of candidates) {
     const flight = IN_FLIGHT[task.taskStatus]!;
     const payload: TaskJobPayload = { tenantId: task.tenantId, taskId: task.id, restartCount: task.restartCount };
@@ -72,15 +107,6 @@ export async function sweep(deps: PipelineDeps, now = new Date()): Promise<Sweep
       if (recovered.count) report.recovered.push(task.id);
     }
   }
-  const exported = await deps.prisma.task.updateMany({
-    where: { taskStatus: TaskStatus.ExportCompleted, statusChangedAt: { lt: stuckBefore } },
-    data: { taskStatus: TaskStatus.Processed, statusChangedAt: now, warning: true },
-  });
-  if (report.redelivered.length || report.recovered.length || exported.count) {
-    deps.log.info({ ...report, exportedToProcessed: exported.count }, 'sweep');
-  }
-  await deleteExpiredUploads(deps, now);
-  return report;
 }
 
 /** Incomplete uploads past their expiry: row and partial file. Completed uploads stay (reprocessing replays them). */
