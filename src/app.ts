@@ -29,6 +29,8 @@ import { tokenRoutes } from './modules/auth/token.routes.js';
 import { workspacesRoutes } from './modules/workspaces/workspaces.routes.js';
 import { createTaskRoute, tasksRoutes } from './modules/tasks/tasks.routes.js';
 import { batchesRoutes } from './modules/batches/batches.routes.js';
+import { speakersRoutes } from './modules/speakers/speakers.routes.js';
+import { transcriptExportRoutes } from './modules/exports/transcript-export.routes.js';
 
 export const EXTERNAL_PREFIX = '/api/v1.0/external';
 
@@ -135,6 +137,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       await external.register(workspacesRoutes, deps);
       await external.register(tasksRoutes, deps);
       await external.register(batchesRoutes, deps);
+      await external.register(speakersRoutes, deps);
+      await external.register(transcriptExportRoutes, deps);
     }),
     { prefix: EXTERNAL_PREFIX },
   );

@@ -17,6 +17,7 @@ import { createTenant, createWorkspace, rotateClientSecret } from './modules/ten
 import { resolveInfrastructure } from './runtime/infrastructure.js';
 import { createServices } from './runtime/services.js';
 import { startWorkers, type WorkerPool } from './pipeline/worker.js';
+import { createModelRegistry } from './models/registry.js';
 
 const USAGE = `usage: main <command>
   serve                                   run the HTTP api (DATABASE_URL, REDIS_URL required)
@@ -80,7 +81,7 @@ async function runRole(config: Config, role: 'serve' | 'worker' | 'dev'): Promis
     }
     if (role !== 'serve') {
       workers = await startWorkers(
-        { ...services, log: logger },
+        { ...services, models: createModelRegistry(config), log: logger },
         { redisUrl: infra.redisUrl, sweepEveryMs: config.SWEEP_INTERVAL_SECONDS * 1000 },
       );
       logger.info('workers started');

@@ -4,7 +4,7 @@ import { createWorkspace } from '../src/modules/tenants/tenants.service.js';
 import type { WorkerPool } from '../src/pipeline/worker.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
-import { multiPageTiff, pngOf, speech, textPdf } from './support/fixtures.js';
+import { multiPageTiff, pngOf, speech, textPdf, tonesWithGaps } from './support/fixtures.js';
 import { startTestWorkers, waitForFinalStatus } from './support/pipeline.js';
 
 let ctx: TestContext;
@@ -23,6 +23,8 @@ beforeAll(async () => {
     '/talk.mp3': { body: await speech('mp3'), type: 'audio/mpeg' },
     '/talk.mp4': { body: await speech('mp4'), type: 'video/mp4' },
     '/notes.txt': { body: Buffer.from('just text'), type: 'text/plain' },
+    // 3 tones of 50 s with 3 s of silence between them: 156 s in all.
+    '/tones.wav': { body: await tonesWithGaps(3, 50, 3), type: 'audio/wav' },
   });
   workers = await startTestWorkers(ctx);
 });
@@ -129,5 +131,19 @@ describe('pre-processing', () => {
     }
     const got = (await ctx.app.inject({ method: 'GET', url: `/api/v1.0/external/sdbatch?batchId=${batch.batchId}`, headers: t.headers })).json();
     expect(got.totalTasks).toBe(4);
+  });
+
+  it('splits a recording at silences near splitChunkDurationMinutes, never in sound', async () => {
+    const t = await createTestTenant(ctx);
+    const transcripts = (await createWorkspace(ctx.prisma, { tenantId: t.tenantId, name: 't', templateType: TemplateType.Transcripts })).workspaceId;
+    const id = await submit(t, '/tones.wav', { workspaceId: transcripts, context: { splitTaskInChunks: true, splitChunkDurationMinutes: 1 } });
+    const original = await waitForFinalStatus(ctx, id);
+    expect(original.taskStatus, original.failureReason ?? '').toBe(TaskStatus.Split);
+    expect(original.totalPages).toBe(3);
+    const parts = await ctx.prisma.task.findMany({ where: { parentTaskId: id }, orderBy: { partNumber: 'asc' } });
+    // Each part is at least a minute long and ends in the middle of a gap: 50+3+1.5 = 104.5 s for the
+    // first (the gap after 50 s comes too early), the rest for the second.
+    expect(parts.map((p) => Number(p.durationSeconds!.toFixed(1)))).toEqual([104.5, 51.5]);
+    expect(parts.map((p) => p.totalPages)).toEqual([2, 1]);
   });
 });

@@ -59,6 +59,12 @@ const passThrough = new Set([400, 404, 405, 406, 413, 415, 429]);
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
+      // A route may wrap unexpected failures in its own 500; an outage underneath is still a 503.
+      if (error.status === 500 && error.cause instanceof Error && isInfrastructureOutage(error.cause)) {
+        request.log.error({ err: error.cause }, 'dependency unavailable');
+        return sendProblem(request, reply, 503, 'A backing service is unavailable; retry later', { headers: { 'retry-after': '5' } });
+      }
+      if (error.status >= 500) request.log.error({ err: error.cause ?? error }, 'request failed');
       return sendProblem(request, reply, error.status, error.detail, error);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -1,6 +1,6 @@
 import { readBarcodes } from '../engines/qr.js';
 import type { Point } from '../modules/exports/document-export.schemas.js';
-import { boxOfPoints, type Box } from './geometry.js';
+import { boxOfPoints, round2, type Box } from './geometry.js';
 import { OCR_DPI, type SourcePage } from './page-reader.js';
 
 export interface PageBarcode {
@@ -35,8 +35,8 @@ export async function findBarcodes(page: SourcePage): Promise<PageBarcode[]> {
   const codes = await readBarcodes(png);
   return codes.map(({ text, format, position }) => {
     const points = [position.topLeft, position.topRight, position.bottomRight, position.bottomLeft].map(({ x, y }) => ({
-      x: x * unitsPerPixel,
-      y: y * unitsPerPixel,
+      x: round2(x * unitsPerPixel),
+      y: round2(y * unitsPerPixel),
     }));
     return { text, format, box: boxOfPoints(points), points };
   });

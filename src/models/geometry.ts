@@ -5,15 +5,17 @@ export type { Box };
 
 // Two decimals are a hundredth of a point or pixel: finer than any engine measures, and the
 // stored JSON stays small.
-const round = (value: number) => Math.round(value * 100) / 100;
+export function round2(value: number): number {
+  return Math.round(value * 100) / 100;
+}
 
 /** The export's eight-number box of a page-unit rectangle (y grows downwards, so bottom > top). */
 export function toBoundingBox(box: Box): BoundingBox {
-  const left = round(box.left);
-  const top = round(box.top);
-  const width = round(box.width);
-  const height = round(box.height);
-  return { height, width, left, bottom: round(top + height), x: left, y: top, right: round(left + width), top };
+  const left = round2(box.left);
+  const top = round2(box.top);
+  const width = round2(box.width);
+  const height = round2(box.height);
+  return { height, width, left, bottom: round2(top + height), x: left, y: top, right: round2(left + width), top };
 }
 
 /** Corners clockwise from the top-left. */

@@ -41,3 +41,41 @@ export function isLuhnValid(digits: string): boolean {
   });
   return sum % 10 === 0;
 }
+
+export interface FoundIdentifier {
+  index: number;
+  length: number;
+  /** Without spaces, dots and dashes, upper case. */
+  normalized: string;
+}
+
+// Country code, check digits, then 11 to 30 letters or digits, in groups or not.
+const IBAN_CANDIDATE = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}/g;
+
+/** IBANs in a text, checked with mod-97: of each candidate the longest valid prefix (other text may follow it). */
+export function findIbans(text: string): FoundIdentifier[] {
+  const found: FoundIdentifier[] = [];
+  for (const match of text.matchAll(IBAN_CANDIDATE)) {
+    for (let length = match[0].length; length >= 15; length--) {
+      const candidate = match[0].slice(0, length);
+      if (candidate.endsWith(' ') || !isValidIban(candidate)) continue;
+      found.push({ index: match.index, length, normalized: compactIban(candidate) });
+      break;
+    }
+  }
+  return found;
+}
+
+/**
+ * The tax number in a labelled value: an optional country prefix and 8 to 15 characters, mostly
+ * digits. Portuguese numbers (PT prefix, or any when `portuguese`) must pass the NIF check digit.
+ */
+export function findTaxId(text: string, portuguese: boolean): FoundIdentifier | undefined {
+  const match = /\b([A-Z]{2})?[\s.-]?(\d[\d\s.-]{6,16}[\dA-Z])\b/.exec(text);
+  if (!match) return undefined;
+  const country = match[1];
+  const number = match[2]!.replace(/[\s.-]/g, '');
+  if (number.length < 8 || number.length > 15) return undefined;
+  if ((country === 'PT' || (country === undefined && portuguese)) && !isValidPtNif(number)) return undefined;
+  return { index: match.index, length: match[0].length, normalized: `${country ?? ''}${number}` };
+}

@@ -11,7 +11,7 @@ export interface LabelledValue {
  * "Label: value" at the start of a line: a label starts with a letter, is short, and its colon
  * is not the one of a URL scheme or a time of day.
  */
-const LABEL = /^(\p{L}[\p{L}\p{N} .,'’()/#ºª°&+-]{0,48}?)\s*:(?!\/\/)\s*/u;
+const LABEL = /^(\p{L}[\p{L}\p{N} .,'’()/#ºª°%&+-]{0,48}?)\s*:(?!\/\/)\s*/u;
 
 /** A value on the next line must start within this many line heights below its label. */
 const MAX_VALUE_BELOW_LINE_HEIGHTS = 1.5;

@@ -102,11 +102,24 @@ const CURRENCY_SYMBOLS: Readonly<Record<string, string>> = { '€': 'EUR', $: 'U
 const CURRENCY_CODES = ['EUR', 'USD', 'GBP', 'CHF', 'BRL', 'JPY', 'CAD', 'AUD', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'AOA', 'MZN', 'CVE'];
 const CURRENCY = new RegExp(`(?<![A-Z])(${CURRENCY_CODES.join('|')})(?![A-Z])|(R\\$|[€$£¥])`, 'u');
 
-/** The ISO 4217 code of the first currency code or symbol in `text`. */
-export function findCurrency(text: string): { code: string; index: number; length: number } | undefined {
-  const match = CURRENCY.exec(text);
-  if (!match) return undefined;
-  return { code: match[1] ?? CURRENCY_SYMBOLS[match[2]!]!, index: match.index, length: match[0].length };
+export interface FoundCurrency {
+  /** ISO 4217. */
+  code: string;
+  index: number;
+  length: number;
+}
+
+/** Every currency code or symbol in `text`. */
+export function findCurrencies(text: string): FoundCurrency[] {
+  return [...text.matchAll(new RegExp(CURRENCY.source, 'gu'))].map((match) => ({
+    code: match[1] ?? CURRENCY_SYMBOLS[match[2]!]!,
+    index: match.index,
+    length: match[0].length,
+  }));
+}
+
+export function findCurrency(text: string): FoundCurrency | undefined {
+  return findCurrencies(text)[0];
 }
 
 // A number as printed: thousands grouped by space, dot, comma or apostrophe, an optional decimal part.
@@ -165,4 +178,9 @@ export function normalizeValue(text: string, options: DateOptions = {}): string 
   if (date && date.length >= 0.6 * value.length) return date.iso;
   if (isAmount(value)) return parseAmount(value) ?? value;
   return value;
+}
+
+/** American documents write the month first; the other languages the OCR knows write the day first. */
+export function dateOptionsFor(language: string | undefined): DateOptions {
+  return { monthFirst: language?.toLowerCase() === 'en-us' };
 }

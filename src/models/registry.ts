@@ -1,22 +1,23 @@
+import type { Config } from '../config.js';
 import { TemplateType } from '../domain/enums.js';
 import { ModelRejectedInputError, type Model } from './model.js';
+import { createTranscriptionModel } from './transcription.js';
+
+/** The model each workspace template runs. */
+export type ModelRegistry = (templateType: TemplateType) => Model;
 
 /**
- * Which model each workspace template runs. A template whose model is not built yet fails its
- * tasks with that reason (RecognitionFailed): never a made-up result.
+ * Built once per worker process from its configuration (the transcription model needs the ASR
+ * settings). A template without a model fails its tasks with that reason (RecognitionFailed):
+ * never a made-up result.
  */
-const models: Partial<Record<TemplateType, Model>> = {};
-
-export function registerModel(templateType: TemplateType, model: Model): void {
-  models[templateType] = model;
-}
-
-export function modelFor(templateType: TemplateType): Model {
-  const model = models[templateType];
-  if (!model) {
-    return async () => {
-      throw new ModelRejectedInputError(`No detection model is available for template type ${templateType} yet`);
-    };
-  }
-  return model;
+export function createModelRegistry(config: Pick<Config, 'ASR_URL' | 'ASR_API_KEY'>): ModelRegistry {
+  const models: Partial<Record<TemplateType, Model>> = {
+    [TemplateType.Transcripts]: createTranscriptionModel(config),
+  };
+  return (templateType) =>
+    models[templateType] ??
+    (async () => {
+      throw new ModelRejectedInputError(`No detection model is available for template type ${templateType}`);
+    });
 }

@@ -9,12 +9,12 @@ import { imageInfo } from '../engines/image.js';
 import { pdfInfo } from '../engines/pdf.js';
 import { sniffFile } from '../engines/file-type.js';
 import { ModelRejectedInputError, type ModelResult } from '../models/model.js';
-import { modelFor } from '../models/registry.js';
 import { OCR_PAGE_LIMIT, selectPages } from './page-selection.js';
 import { taskBlobKey, type PipelineDeps } from './pipeline-deps.js';
 import type { StepOutcome } from './preprocess.js';
 import type { TaskJobPayload } from './queues.js';
 import { storedTaskRequest } from './task-request.js';
+import { copyWorkspaceSpeakersToTask } from '../modules/speakers/speakers.repository.js';
 import { StaleJobError, transitionTask } from './task-transitions.js';
 
 const RECOGNIZING = [TaskStatus.Recognizing] as const;
@@ -53,7 +53,7 @@ export async function detectTask(deps: PipelineDeps, job: TaskJobPayload, attemp
   const workDir = await mkdtemp(path.join(os.tmpdir(), `detect-${task.id}-`));
   let result: ModelResult;
   try {
-    result = await modelFor(workspace.templateType as TemplateType)({
+    result = await deps.models(workspace.templateType as TemplateType)({
       tenantId: task.tenantId,
       taskId: task.id,
       templateType: workspace.templateType as TemplateType,
@@ -79,7 +79,7 @@ export async function detectTask(deps: PipelineDeps, job: TaskJobPayload, attemp
   }
 
   try {
-    await storeResult(deps, job, task.totalPages, result);
+    await storeResult(deps, job, task, result);
   } catch (err) {
     if (err instanceof StaleJobError) return 'stale';
     throw err;
@@ -88,7 +88,8 @@ export async function detectTask(deps: PipelineDeps, job: TaskJobPayload, attemp
   return 'done';
 }
 
-async function storeResult(deps: PipelineDeps, job: TaskJobPayload, volume: number, result: ModelResult): Promise<void> {
+async function storeResult(deps: PipelineDeps, job: TaskJobPayload, task: { totalPages: number; workspaceId: number }, result: ModelResult): Promise<void> {
+  const volume = task.totalPages;
   await deps.prisma.$transaction(async (tx) => {
     const now = new Date();
     const averageConfidence =
@@ -132,6 +133,8 @@ async function storeResult(deps: PipelineDeps, job: TaskJobPayload, volume: numb
           data: detected.map((s) => ({ taskId: job.taskId, speakerId: s.speakerId, speakerName: s.speakerName, isDefault: s.isDefault && existing.size === 0, source: SpeakerSource.Detected })),
         });
       }
+      // The workspace's known speakers are offered on every transcript of the workspace.
+      await copyWorkspaceSpeakersToTask(tx, job.taskId, task.workspaceId);
     }
     // Free volume is consumed once per run, inside the transaction that records the result.
     await tx.$executeRaw`UPDATE "Tenant" SET "freeVolume" = GREATEST(0, "freeVolume" - ${volume}) WHERE id = ${job.tenantId} AND "freeVolume" IS NOT NULL`;

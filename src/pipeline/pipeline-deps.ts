@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { PrismaClient } from '../db/prisma.js';
+import type { ModelRegistry } from '../models/registry.js';
 import type { LocalBlobStore } from '../storage/blob-store.js';
 import type { Queues } from './queues.js';
 
@@ -11,6 +12,7 @@ export interface PipelineDeps {
   config: Config;
   queues: Queues;
   blobs: LocalBlobStore;
+  models: ModelRegistry;
   log: Logger;
 }
 

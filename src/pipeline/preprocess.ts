@@ -4,7 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { TaskStatus, TaskType } from '../domain/enums.js';
 import { InputUnreadableError } from '../engines/errors.js';
+import { detectSilences } from '../engines/media.js';
 import { extractPdfPages } from '../engines/pdf.js';
+import { cutAudio, planAudioSplit } from './audio-split.js';
 import { uploadIdOf } from '../modules/tasks/task-source.js';
 import { takeTaskNumber } from '../modules/tasks/tasks.repository.js';
 import { inspectSource, isMediaSource, UnsupportedFileError, type SourceInspection } from './inspect-source.js';
@@ -19,6 +21,8 @@ import { transitionTask } from './task-transitions.js';
 const IN_PROGRESS = [TaskStatus.PreProcessingInProgress] as const;
 /** Pages per part when splitTaskInChunks gives no splitChunkNumberPages. */
 export const DEFAULT_SPLIT_PAGES = 10;
+/** Spec: splitChunkDurationMinutes defaults to 10. */
+export const DEFAULT_SPLIT_MINUTES = 10;
 
 export type StepOutcome = 'done' | 'failed' | 'stale';
 
@@ -93,6 +97,19 @@ export async function preprocessTask(deps: PipelineDeps, job: TaskJobPayload, at
 
   const common = { sourceBlobKey: sourceKey, sourceMimeType: source.mimeType };
   if (isMediaSource(source)) {
+    if (request.context.splitTaskInChunks) {
+      const silences = await detectSilences(sourcePath);
+      const plan = planAudioSplit(source.durationSeconds, silences, request.context.splitChunkDurationMinutes ?? DEFAULT_SPLIT_MINUTES);
+      if (plan.length > 1) {
+        const parts = await writeParts(deps, job, plan, 'wav', (part, out) => cutAudio(sourcePath, part.start, part.end, out));
+        return createPartTasks(deps, job, request, {
+          mimeType: 'audio/wav',
+          totalPages: source.minutes,
+          durationSeconds: source.durationSeconds,
+          parts: parts.map((key, i) => ({ key, totalPages: Math.max(1, Math.ceil((plan[i]!.end - plan[i]!.start) / 60)), durationSeconds: plan[i]!.end - plan[i]!.start })),
+        });
+      }
+    }
     const done = await transitionTask(deps.prisma, job, IN_PROGRESS, TaskStatus.PreProcessingSuccessful, {
       ...common,
       totalPages: source.minutes,
@@ -109,7 +126,16 @@ export async function preprocessTask(deps: PipelineDeps, job: TaskJobPayload, at
   }
   const chunkPages = request.context.splitChunkNumberPages ?? DEFAULT_SPLIT_PAGES;
   if (request.context.splitTaskInChunks && source.kind === 'pdf' && pages.length > chunkPages) {
-    return splitDocument(deps, job, { sourcePath, mimeType: source.mimeType, pageCount: source.pageCount, chunkPages, request });
+    const ranges: number[][] = [];
+    for (let first = 1; first <= source.pageCount; first += chunkPages) {
+      ranges.push(Array.from({ length: Math.min(chunkPages, source.pageCount - first + 1) }, (_, i) => first + i));
+    }
+    const parts = await writeParts(deps, job, ranges, 'pdf', (range, out) => extractPdfPages(sourcePath, range, out));
+    return createPartTasks(deps, job, request, {
+      mimeType: source.mimeType,
+      totalPages: source.pageCount,
+      parts: parts.map((key, i) => ({ key, totalPages: ranges[i]!.length })),
+    });
   }
   const done = await transitionTask(deps.prisma, job, IN_PROGRESS, TaskStatus.PreProcessingSuccessful, { ...common, totalPages: pages.length });
   if (done) await enqueueDetect(deps.queues, task.priority, job, (err) => log.warn({ err }, 'detect enqueue deferred to the sweeper'));
@@ -117,51 +143,71 @@ export async function preprocessTask(deps: PipelineDeps, job: TaskJobPayload, at
 }
 
 /**
- * Splits a document into part tasks of at most `chunkPages` pages. Parts are tasks of their own
- * (same workspace, batch, assignment and metadata; a taskNumber each), already pre-processed;
- * the original becomes Split until its parts are reviewed.
+ * Writes one file per part with `make` and stores it; keys are fixed per run, so a retry after a
+ * crash rewrites the same blobs instead of adding new ones.
  */
-async function splitDocument(
+async function writeParts<P>(
   deps: PipelineDeps,
   job: TaskJobPayload,
-  input: { sourcePath: string; mimeType: string; pageCount: number; chunkPages: number; request: StoredTaskRequest },
-): Promise<StepOutcome> {
-  const original = await deps.prisma.task.findUniqueOrThrow({ where: { id: job.taskId }, include: { assignments: true } });
-  const ranges: number[][] = [];
-  for (let first = 1; first <= input.pageCount; first += input.chunkPages) {
-    ranges.push(Array.from({ length: Math.min(input.chunkPages, input.pageCount - first + 1) }, (_, i) => first + i));
-  }
-  // Part files first (idempotent keys): a retry after a crash rewrites the same blobs.
+  parts: readonly P[],
+  extension: string,
+  make: (part: P, outPath: string) => Promise<void>,
+): Promise<string[]> {
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'split-'));
-  const partKeys: string[] = [];
   try {
-    for (const [index, pages] of ranges.entries()) {
-      const partPath = path.join(workDir, `part-${index + 1}.pdf`);
-      await extractPdfPages(input.sourcePath, pages, partPath);
-      const key = taskBlobKey(original.tenantId, original.id, `run-${job.restartCount}/part-${index + 1}.pdf`);
-      await deps.blobs.put(key, createReadStream(partPath));
-      partKeys.push(key);
+    const keys: string[] = [];
+    for (const [index, part] of parts.entries()) {
+      const out = path.join(workDir, `part-${index + 1}.${extension}`);
+      await make(part, out);
+      const key = taskBlobKey(job.tenantId, job.taskId, `run-${job.restartCount}/part-${index + 1}.${extension}`);
+      await deps.blobs.put(key, createReadStream(out));
+      keys.push(key);
     }
+    return keys;
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
+}
 
-  const partRequest = { ...input.request, context: { url: input.request.context.url } };
+interface SplitPlan {
+  mimeType: string;
+  /** Pages (documents) or minutes (recordings) of the whole original. */
+  totalPages: number;
+  durationSeconds?: number;
+  parts: Array<{ key: string; totalPages: number; durationSeconds?: number }>;
+}
+
+/**
+ * Part tasks of a split (spec: splitTaskInChunks): tasks of their own in the same workspace, with
+ * the batch, assignment and metadata of the original and a taskNumber each, already pre-processed.
+ * The original becomes Split until its parts are reviewed. Parts are recorded in order, back to
+ * back, so a part's offset in the original is the sum of the earlier parts' durations.
+ */
+async function createPartTasks(deps: PipelineDeps, job: TaskJobPayload, request: StoredTaskRequest, plan: SplitPlan): Promise<StepOutcome> {
+  const original = await deps.prisma.task.findUniqueOrThrow({ where: { id: job.taskId }, include: { assignments: true } });
+  const partRequest = { ...request, context: { url: request.context.url, transcriptLanguage: request.context.transcriptLanguage } };
   const parts = await deps.prisma.$transaction(async (tx) => {
     const moved = await tx.task.updateMany({
       where: { id: original.id, restartCount: job.restartCount, taskStatus: TaskStatus.PreProcessingInProgress },
-      data: { taskStatus: TaskStatus.Split, statusChangedAt: new Date(), totalPages: input.pageCount, sourceBlobKey: taskBlobKey(original.tenantId, original.id, 'source'), sourceMimeType: input.mimeType },
+      data: {
+        taskStatus: TaskStatus.Split,
+        statusChangedAt: new Date(),
+        totalPages: plan.totalPages,
+        durationSeconds: plan.durationSeconds ?? null,
+        sourceBlobKey: taskBlobKey(original.tenantId, original.id, 'source'),
+        sourceMimeType: plan.mimeType,
+      },
     });
     if (moved.count === 0) return [];
     const created = [];
-    for (const [index, pages] of ranges.entries()) {
+    for (const [index, partFile] of plan.parts.entries()) {
       const part = await tx.task.create({
         data: {
           tenantId: original.tenantId,
           workspaceId: original.workspaceId,
           batchId: original.batchId,
           taskNumber: await takeTaskNumber(tx, original.workspaceId),
-          displayName: `${original.displayName} (part ${index + 1} of ${ranges.length})`,
+          displayName: `${original.displayName} (part ${index + 1} of ${plan.parts.length})`,
           description: original.description,
           taskStatus: TaskStatus.PreProcessingSuccessful,
           integrationStatus: original.integrationStatus,
@@ -171,10 +217,11 @@ async function splitDocument(
           assignmentOrder: original.assignmentOrder,
           parentTaskId: original.id,
           partNumber: index + 1,
-          totalPages: pages.length,
+          totalPages: partFile.totalPages,
+          durationSeconds: partFile.durationSeconds ?? null,
           preProcessingStartedOn: new Date(),
-          sourceBlobKey: partKeys[index]!,
-          sourceMimeType: input.mimeType,
+          sourceBlobKey: partFile.key,
+          sourceMimeType: plan.mimeType,
         },
       });
       if (original.assignments.length) {
@@ -191,6 +238,6 @@ async function splitDocument(
       deps.log.warn({ err, taskId: part.id }, 'detect enqueue deferred to the sweeper'),
     );
   }
-  deps.log.info({ taskId: original.id, parts: parts.map((p) => p.id) }, 'document split');
+  deps.log.info({ taskId: original.id, parts: parts.map((p) => p.id) }, 'task split');
   return 'done';
 }

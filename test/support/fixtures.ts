@@ -41,3 +41,21 @@ export async function speech(format: 'mp3' | 'mp4', text = 'hello world this is 
   await run('ffmpeg', ['-loglevel', 'error', ...args]);
   return readFile(out);
 }
+
+/**
+ * A WAV of `segments` tones of `toneSeconds` each, separated by `gapSeconds` of silence: a
+ * recording whose only places to cut are known.
+ */
+export async function tonesWithGaps(segments: number, toneSeconds: number, gapSeconds: number): Promise<Buffer> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'tones-'));
+  const out = path.join(dir, 'tones.wav');
+  const pieces: string[] = [];
+  for (let i = 0; i < segments; i += 1) {
+    const piece = path.join(dir, `piece-${i}.wav`);
+    // Tone, then silence padded after it (none after the last one).
+    await run('sox', ['-n', '-r', '16000', '-c', '1', piece, 'synth', String(toneSeconds), 'sine', String(300 + 100 * i), 'vol', '0.5', 'pad', '0', i < segments - 1 ? String(gapSeconds) : '0']);
+    pieces.push(piece);
+  }
+  await run('sox', [...pieces, out]);
+  return readFile(out);
+}

@@ -1,11 +1,12 @@
 import { pino } from 'pino';
 import { expect } from 'vitest';
+import { createModelRegistry } from '../../src/models/registry.js';
 import type { PipelineDeps } from '../../src/pipeline/pipeline-deps.js';
 import { startWorkers, type WorkerOptions, type WorkerPool } from '../../src/pipeline/worker.js';
 import type { TestContext } from './context.js';
 
 export function pipelineDeps(ctx: TestContext): PipelineDeps {
-  return { prisma: ctx.prisma, config: ctx.config, queues: ctx.queues, blobs: ctx.blobs, log: pino({ level: 'silent' }) };
+  return { prisma: ctx.prisma, config: ctx.config, queues: ctx.queues, blobs: ctx.blobs, models: createModelRegistry(ctx.config), log: pino({ level: 'silent' }) };
 }
 
 /** Real BullMQ workers on the context's own queues. */

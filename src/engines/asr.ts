@@ -1,0 +1,176 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import type { Config } from '../config.js';
+import { EngineError, EngineTimeoutError, errorMessage, UnsupportedLanguageError } from './errors.js';
+import { runProcess } from './process.js';
+
+/** A recognized word; times in seconds from the start of the audio given to the recognizer. */
+export interface RecognizedWord {
+  text: string;
+  start: number;
+  end: number;
+  /** 0..1 */
+  confidence: number;
+}
+
+export type AsrConfig = Pick<Config, 'ASR_URL' | 'ASR_API_KEY'>;
+
+export interface TranscribeOptions {
+  timeoutMs?: number;
+}
+
+/** No speech engine for the language: pocketsphinx knows en-US only and no ASR_URL is configured. */
+export class NoSpeechEngineError extends UnsupportedLanguageError {
+  constructor(language: string) {
+    super(language);
+    this.message = `no speech engine for ${language}`;
+  }
+}
+
+/** The OpenAI-compatible endpoint answered with an error, or not at all. */
+export class RemoteAsrError extends EngineError {}
+
+// The Debian pocketsphinx-en-us model, passed explicitly rather than relying on compiled-in defaults.
+const POCKETSPHINX_MODEL = '/usr/share/pocketsphinx/model/en-us';
+// pocketsphinx counts in frames of 10 ms (its default -frate 100).
+const FRAME_SECONDS = 0.01;
+const DEFAULT_TIMEOUT_MS = 30 * 60_000;
+/** Sent as `model`; OpenAI's name, which compatible servers accept or map to their own model. */
+const REMOTE_MODEL = 'whisper-1';
+
+/**
+ * Words of a 16 kHz mono WAV: pocketsphinx for en-US, otherwise the OpenAI-compatible endpoint
+ * of ASR_URL; NoSpeechEngineError when neither can take the language.
+ */
+export async function transcribe(wavPath: string, language: string, config: AsrConfig, options: TranscribeOptions = {}): Promise<RecognizedWord[]> {
+  if (language.toLowerCase() === 'en-us') return recognizeWithPocketsphinx(wavPath, options);
+  if (config.ASR_URL) return recognizeRemotely(wavPath, language, { url: config.ASR_URL, apiKey: config.ASR_API_KEY }, options);
+  throw new NoSpeechEngineError(language);
+}
+
+async function recognizeWithPocketsphinx(wavPath: string, options: TranscribeOptions = {}): Promise<RecognizedWord[]> {
+  const { stdout } = await runProcess(
+    'pocketsphinx_continuous',
+    [
+      '-infile', wavPath,
+      '-time', 'yes',
+      '-hmm', path.join(POCKETSPHINX_MODEL, 'en-us'),
+      '-lm', path.join(POCKETSPHINX_MODEL, 'en-us.lm.bin'),
+      '-dict', path.join(POCKETSPHINX_MODEL, 'cmudict-en-us.dict'),
+    ],
+    { timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS },
+  );
+  return parsePocketsphinxTimes(stdout.toString('utf8'));
+}
+
+// `-time yes` prints each utterance's hypothesis, then one "word start end posterior" line per
+// segment, times from the start of the file. Only the segment lines match this.
+const SEGMENT_LINE = /^(\S+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?(?:e-?\d+)?)$/;
+// Sentence marks, silences and noise models (<s>, </s>, <sil>, [NOISE], ++BREATH++) are not words.
+const FILLER = /^(<.*>|\[.*\]|\+\+.*\+\+)$/;
+
+function parsePocketsphinxTimes(output: string): RecognizedWord[] {
+  const words: RecognizedWord[] = [];
+  for (const line of output.split('\n')) {
+    const match = SEGMENT_LINE.exec(line.trim());
+    if (!match || FILLER.test(match[1]!)) continue;
+    words.push({
+      // "the(2)" is the dictionary's second pronunciation of "the".
+      text: match[1]!.replace(/\(\d+\)$/, ''),
+      start: Number(match[2]),
+      // The printed end is the word's last frame; the word lasts until that frame is over.
+      end: Number(match[3]) + FRAME_SECONDS,
+      confidence: Math.min(Math.max(Number(match[4]), 0), 1),
+    });
+  }
+  return words;
+}
+
+interface RemoteAsrEndpoint {
+  url: string;
+  apiKey?: string;
+}
+
+/** `verbose_json` of /v1/audio/transcriptions: words with times; probabilities where the server gives them. */
+const verboseTranscription = z.object({
+  words: z.array(z.object({ word: z.string(), start: z.number(), end: z.number(), probability: z.number().optional() })).optional(),
+  segments: z.array(z.object({ start: z.number(), end: z.number(), avg_logprob: z.number().optional() })).optional(),
+});
+type Segment = NonNullable<z.infer<typeof verboseTranscription>['segments']>[number];
+
+async function recognizeRemotely(
+  wavPath: string,
+  language: string,
+  endpoint: RemoteAsrEndpoint,
+  options: TranscribeOptions = {},
+): Promise<RecognizedWord[]> {
+  const url = transcriptionEndpoint(endpoint.url);
+  const form = new FormData();
+  form.set('file', new Blob([await readFile(wavPath)], { type: 'audio/wav' }), 'audio.wav');
+  form.set('model', REMOTE_MODEL);
+  // The API takes ISO 639-1 codes: "fr", not "fr-FR".
+  form.set('language', language.split(/[-_]/)[0]!.toLowerCase());
+  form.set('response_format', 'verbose_json');
+  form.append('timestamp_granularities[]', 'word');
+  // Segments carry avg_logprob: the confidence of servers that give no word probabilities.
+  form.append('timestamp_granularities[]', 'segment');
+
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  let response: Response;
+  let body: string;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      body: form,
+      headers: endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {},
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    body = await response.text();
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'TimeoutError') throw new EngineTimeoutError(`transcription endpoint ${url.host}`, timeoutMs);
+    throw new RemoteAsrError(`transcription endpoint ${url.host} unreachable: ${errorMessage((error as Error).cause ?? error)}`, { cause: error });
+  }
+  if (!response.ok) throw new RemoteAsrError(`transcription endpoint ${url.host} answered ${response.status}: ${body.slice(0, 300)}`);
+  const parsed = verboseTranscription.safeParse(parseJson(body, url));
+  if (!parsed.success) throw new RemoteAsrError(`unexpected answer of transcription endpoint ${url.host}: ${parsed.error.message}`);
+  const { words, segments = [] } = parsed.data;
+  if (!words) throw new RemoteAsrError(`transcription endpoint ${url.host} returned no word timings`);
+  return words
+    .map((w) => ({
+      text: w.word.trim(),
+      start: w.start,
+      end: Math.max(w.end, w.start),
+      confidence: Math.min(Math.max(w.probability ?? segmentConfidence(segments, w.start, w.end), 0), 1),
+    }))
+    .filter((w) => w.text !== '');
+}
+
+/**
+ * The transcription URL of ASR_URL, which may name the endpoint itself or the server's base
+ * ("http://host:8000" or "http://host:8000/v1").
+ */
+function transcriptionEndpoint(asrUrl: string): URL {
+  const url = new URL(asrUrl);
+  const base = url.pathname.replace(/\/+$/, '');
+  if (!base.endsWith('/audio/transcriptions')) url.pathname = `${base.endsWith('/v1') ? base : `${base}/v1`}/audio/transcriptions`;
+  return url;
+}
+
+/**
+ * exp(avg_logprob) of the segment holding the word: the mean token probability. A server that
+ * reports neither gives 0, so reviewers treat the words as unverified rather than certain.
+ */
+function segmentConfidence(segments: Segment[], start: number, end: number): number {
+  const middle = (start + end) / 2;
+  const segment = segments.find((s) => s.start <= middle && middle <= s.end);
+  return segment?.avg_logprob === undefined ? 0 : Math.exp(segment.avg_logprob);
+}
+
+function parseJson(text: string, url: URL): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new RemoteAsrError(`transcription endpoint ${url.host} answered with something other than JSON: ${text.slice(0, 100)}`);
+  }
+}

@@ -1,0 +1,175 @@
+import { z } from 'zod';
+import type { AppDeps } from '../../app.js';
+import { publicBaseUrl } from '../../config.js';
+import type { Db } from '../../db/prisma.js';
+import { TaskStatus, TaskType } from '../../domain/enums.js';
+import { BadRequestError } from '../../http/problem.js';
+import { toIso } from '../../http/schemas.js';
+import { signFileUrl } from '../../storage/signed-url.js';
+import { findTaskByRef, type TaskRef } from '../tasks/tasks.service.js';
+import {
+  transcriptAnnotation,
+  transcriptItem,
+  type SimplifiedTranscriptExportResponse,
+  type TranscriptAnnotation,
+  type TranscriptExportResponse,
+  type TranscriptItem,
+  type TranscriptSpeaker,
+  type TranscriptTaskFields,
+} from './transcript-export.schemas.js';
+
+type Deps = Pick<AppDeps, 'prisma' | 'config' | 'fileUrlSecret'>;
+
+const storedItems = z.array(transcriptItem);
+const storedAnnotations = z.array(transcriptAnnotation);
+const speakerFields = { speakerId: true, speakerName: true, speakerPrefix: true, speakerSuffix: true } as const;
+const userName = { select: { name: true, userName: true, email: true } } as const;
+
+/** A task's transcript, or its parts' joined into one when it was split. */
+interface JoinedTranscript {
+  totalTimeInSeconds: number;
+  items: TranscriptItem[];
+  annotations: TranscriptAnnotation[];
+  speakers: TranscriptSpeaker[];
+}
+
+function loadTask(db: Db, taskId: number) {
+  return db.task.findUniqueOrThrow({
+    where: { id: taskId },
+    include: {
+      workspace: { select: { taskType: true } },
+      transcript: true,
+      speakers: { select: speakerFields, orderBy: { id: 'asc' } },
+      lastCheckedOutBy: userName,
+      lastIntegratedBy: userName,
+    },
+  });
+}
+type LoadedTask = Awaited<ReturnType<typeof loadTask>>;
+
+/** The parts of a split task in part order; parts of an earlier run were marked Deleted by the reprocess. */
+function loadParts(db: Db, task: LoadedTask) {
+  return db.task.findMany({
+    where: { tenantId: task.tenantId, parentTaskId: task.id, taskStatus: { not: TaskStatus.Deleted } },
+    orderBy: { partNumber: 'asc' },
+    include: { transcript: true, speakers: { select: speakerFields, orderBy: { id: 'asc' } } },
+  });
+}
+type LoadedPart = Awaited<ReturnType<typeof loadParts>>[number];
+
+function shiftItem(item: TranscriptItem, offset: number): TranscriptItem {
+  const shiftWords = (words: TranscriptItem['displayWords']) => words.map((w) => ({ ...w, offsetInSeconds: round(w.offsetInSeconds + offset) }));
+  return {
+    ...item,
+    start: round(item.start + offset),
+    end: round(item.end + offset),
+    displayWords: shiftWords(item.displayWords),
+    originalWords: shiftWords(item.originalWords),
+  };
+}
+
+/**
+ * The parts' transcripts as one recording. Parts are consecutive stretches of the original (cut
+ * at silences, no gaps), so a part starts where the ones before it end: at the sum of their
+ * durations. Each part's speakers join the list the first time their id appears.
+ */
+function joinParts(parts: LoadedPart[], ownSpeakers: TranscriptSpeaker[]): JoinedTranscript {
+  const joined: JoinedTranscript = { totalTimeInSeconds: 0, items: [], annotations: [], speakers: [...ownSpeakers] };
+  const speakerIds = new Set(ownSpeakers.map((s) => s.speakerId));
+  for (const part of parts) {
+    const offset = joined.totalTimeInSeconds;
+    if (part.transcript) {
+      joined.items.push(...storedItems.parse(part.transcript.items).map((item) => shiftItem(item, offset)));
+      for (const annotation of storedAnnotations.parse(part.transcript.annotations)) {
+        joined.annotations.push({ ...annotation, start: round(annotation.start + offset), end: round(annotation.end + offset) });
+      }
+    }
+    for (const speaker of part.speakers) {
+      if (!speakerIds.has(speaker.speakerId)) joined.speakers.push(speaker);
+      speakerIds.add(speaker.speakerId);
+    }
+    joined.totalTimeInSeconds = round(offset + (part.durationSeconds ?? part.transcript?.totalTimeInSeconds ?? 0));
+  }
+  return joined;
+}
+
+async function transcriptOf(db: Db, task: LoadedTask): Promise<JoinedTranscript> {
+  if (task.transcript) {
+    return {
+      totalTimeInSeconds: task.transcript.totalTimeInSeconds,
+      items: storedItems.parse(task.transcript.items),
+      annotations: storedAnnotations.parse(task.transcript.annotations),
+      speakers: task.speakers,
+    };
+  }
+  const parts = await loadParts(db, task);
+  if (parts.length) return joinParts(parts, task.speakers);
+  // Not recognized yet: an empty transcript of the recording.
+  return { totalTimeInSeconds: task.durationSeconds ?? 0, items: [], annotations: [], speakers: task.speakers };
+}
+
+function displayNameOf(user: { name: string | null; userName: string | null; email: string } | null): string | null {
+  return user ? (user.name ?? user.userName ?? user.email) : null;
+}
+
+function taskFields(deps: Deps, task: LoadedTask, totalTimeInSeconds: number): TranscriptTaskFields {
+  const originalFileUrl = task.sourceBlobKey
+    ? signFileUrl({
+        baseUrl: publicBaseUrl(deps.config),
+        key: task.sourceBlobKey,
+        expiresAt: new Date(Date.now() + deps.config.SIGNED_URL_TTL_SECONDS * 1000),
+        secret: deps.fileUrlSecret,
+      })
+    : null;
+  return {
+    taskId: task.id,
+    workspaceId: task.workspaceId,
+    batchId: task.batchId,
+    taskNumber: task.taskNumber,
+    originalFileUrl,
+    externalId: task.externalId,
+    displayName: task.displayName,
+    description: task.description,
+    totalTimeInSeconds,
+    lastCheckoutByUserName: displayNameOf(task.lastCheckedOutBy),
+    lastCheckedOutBy: task.lastCheckedOutById,
+    lastCheckedOutUntil: toIso(task.lastCheckedOutUntil),
+    lastIntegratedBy: task.lastIntegratedById,
+    lastIntegratedByUserName: displayNameOf(task.lastIntegratedBy),
+    lastIntegratedOn: toIso(task.lastIntegratedOn),
+    metadata: task.metadata as Record<string, string>,
+  };
+}
+
+async function exportedTranscript(deps: Deps, tenantId: number, ref: TaskRef) {
+  const found = await findTaskByRef(deps.prisma, tenantId, ref);
+  const task = await loadTask(deps.prisma, found.id);
+  if (task.workspace.taskType !== TaskType.Transcript) {
+    throw new BadRequestError(`Task ${task.id} is not a transcript task: use GetExportData/${task.id}`, { title: 'NotATranscriptTask' });
+  }
+  return { task, transcript: await transcriptOf(deps.prisma, task) };
+}
+
+export async function getTranscriptExport(deps: Deps, tenantId: number, ref: TaskRef): Promise<TranscriptExportResponse> {
+  const { task, transcript } = await exportedTranscript(deps, tenantId, ref);
+  return {
+    ...taskFields(deps, task, transcript.totalTimeInSeconds),
+    transcript: { transcripts: transcript.items, speakers: transcript.speakers, annotations: transcript.annotations },
+  };
+}
+
+export async function getSimplifiedTranscriptExport(deps: Deps, tenantId: number, ref: TaskRef): Promise<SimplifiedTranscriptExportResponse> {
+  const { task, transcript } = await exportedTranscript(deps, tenantId, ref);
+  return {
+    ...taskFields(deps, task, transcript.totalTimeInSeconds),
+    transcript: {
+      transcripts: transcript.items.map(({ speakerId, start, end, duration, confidence, displayText }) => ({ speakerId, start, end, duration, confidence, displayText })),
+      speakers: transcript.speakers,
+    },
+  };
+}
+
+/** Milliseconds, as the model stores them: sums of binary fractions would show 1.2300000000000002. */
+function round(seconds: number): number {
+  return Math.round(seconds * 1000) / 1000;
+}
