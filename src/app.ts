@@ -31,6 +31,7 @@ import { createTaskRoute, tasksRoutes } from './modules/tasks/tasks.routes.js';
 import { batchesRoutes } from './modules/batches/batches.routes.js';
 import { speakersRoutes } from './modules/speakers/speakers.routes.js';
 import { transcriptExportRoutes } from './modules/exports/transcript-export.routes.js';
+import { documentExportRoutes } from './modules/exports/document-export.routes.js';
 
 export const EXTERNAL_PREFIX = '/api/v1.0/external';
 
@@ -138,6 +139,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       await external.register(tasksRoutes, deps);
       await external.register(batchesRoutes, deps);
       await external.register(speakersRoutes, deps);
+      await external.register(documentExportRoutes, deps);
       await external.register(transcriptExportRoutes, deps);
     }),
     { prefix: EXTERNAL_PREFIX },

@@ -13,7 +13,7 @@ export interface ImageInfo {
 
 /** Size, page count and format of an image file, read from its content. */
 export async function imageInfo(path: string): Promise<ImageInfo> {
-  const metadata = await readImage(path, () => open(path).metadata());
+  const metadata = await readImage(() => open(path).metadata());
   return {
     width: metadata.autoOrient.width,
     height: metadata.autoOrient.height,
@@ -31,7 +31,7 @@ export async function imagePageToPng(path: string, pageIndex = 0): Promise<Buffe
   if (!Number.isInteger(pageIndex) || pageIndex < 0 || pageIndex >= pages) {
     throw new RangeError(`page index ${pageIndex} is outside 0..${pages - 1}`);
   }
-  return readImage(path, () => open(path, pageIndex).autoOrient().flatten({ background: '#ffffff' }).png().toBuffer());
+  return readImage(() => open(path, pageIndex).autoOrient().flatten({ background: '#ffffff' }).png().toBuffer());
 }
 
 // 'error' rejects corrupt and truncated pixel data but tolerates the harmless warnings that
@@ -40,7 +40,7 @@ function open(path: string, page = 0): Sharp {
   return sharp(path, { page, failOn: 'error' });
 }
 
-async function readImage<T>(path: string, read: () => Promise<T>): Promise<T> {
+async function readImage<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {

@@ -14,7 +14,7 @@ export function isValidIban(iban: string): boolean {
   return remainder === 1;
 }
 
-export function compactIban(iban: string): string {
+function compactIban(iban: string): string {
   return iban.replace(/[\s-]/g, '').toUpperCase();
 }
 

@@ -1,11 +1,11 @@
+import { overlap } from './geometry.js';
 import { findIbans, findTaxId } from './identifiers.js';
 import { acceptDate, findLabelledFields, subRun, type AcceptedValue, type FieldCandidate, type FieldRule } from './labelled-fields.js';
-import { findCurrency, isAmount, parseAmount, plain, type DateOptions } from './normalize.js';
-import { overlap } from './geometry.js';
 import { NUMBER_WORD, TAX_ID_LABEL } from './labels.js';
+import { findCurrency, isAmount, parseAmount, plain, type DateOptions } from './normalize.js';
 import { runInRange, type PageText, type TextLine, type TextRun } from './text-lines.js';
 
-export const INVOICE_FIELDS = [
+const INVOICE_FIELDS = [
   'InvoiceId',
   'InvoiceDate',
   'DueDate',
@@ -30,7 +30,7 @@ const VENDOR_WORD = '(?:supplier|vendor|seller|fornecedor|emitente|fournisseur|l
 /** A tax number whose label does not say whose it is: the vendor's or the customer's by its place. */
 type RuleCategory = InvoiceField | 'TaxId';
 
-/** The rules, most specific label first (see findLabelledFields). */
+/** The labelled fields of invoices and receipts, most specific label first (see findLabelledFields). */
 export function invoiceFieldRules(dates: DateOptions, portuguese: boolean): FieldRule<RuleCategory>[] {
   const date = acceptDate(dates);
   const taxId = acceptTaxId(portuguese);
@@ -116,13 +116,14 @@ export function invoiceFieldRules(dates: DateOptions, portuguese: boolean): Fiel
   ];
 }
 
+/** The fields a page states: labelled ones, IBANs anywhere, and the vendor at the top when no label names it. */
 export function findInvoiceFields(page: PageText, rules: readonly FieldRule<RuleCategory>[], excluded: ReadonlySet<TextLine>): FieldCandidate<InvoiceField>[] {
   const labelled = assignTaxIds(findLabelledFields(page, rules, excluded));
   return [...labelled, ...ibanFields(page), ...unlabelledVendor(page, labelled, excluded)];
 }
 
-/** Lines below a customer label that still belong to its address block. */
-const CUSTOMER_BLOCK_LINES = 5;
+/** How far below a customer label (in its line heights) its address block reaches: about five lines. */
+const CUSTOMER_BLOCK_LINE_HEIGHTS = 7.5;
 
 /**
  * A bare "NIF:"/"VAT No:" is the customer's when it sits in the customer's block (below the
@@ -143,7 +144,7 @@ function isInBlockOf(heading: TextLine, line: TextLine): boolean {
   const a = heading.layoutBox;
   const b = line.layoutBox;
   const below = b.top - (a.top + a.height);
-  return below >= 0 && below <= CUSTOMER_BLOCK_LINES * a.height * 1.5 && overlap(a.left, a.left + a.width, b.left, b.left + b.width) > 0;
+  return below >= 0 && below <= CUSTOMER_BLOCK_LINE_HEIGHTS * a.height && overlap(a.left, a.left + a.width, b.left, b.left + b.width) > 0;
 }
 
 function acceptAmount(value: TextRun): AcceptedValue | undefined {

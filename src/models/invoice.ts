@@ -51,8 +51,10 @@ function invoiceModel(kind: InvoiceKind): Model {
     const chunks = await detectPerPage(input, { languages }, async (page, ref) => {
       const layout = analyzeLayout(page.words);
       const barcodes = await findBarcodes(page);
-      const inTables = new Set(layout.tables.flatMap((table) => [...table.lines]));
-      for (const field of findInvoiceFields(layout.text, rules, inTables)) {
+      // Item rows are not fields ("Total" heads the amount column); a block of totals found as a
+      // table of two columns still holds fields.
+      const itemLines = new Set(layout.tables.filter(isLineItemTable).flatMap((table) => [...table.lines]));
+      for (const field of findInvoiceFields(layout.text, rules, itemLines)) {
         fields.push({ page: ref, category: field.category, where: field.value, content: field.value.text, contentNormalized: field.contentNormalized });
       }
       currencies.push(...currencyMentions(ref, layout.text));

@@ -36,7 +36,8 @@ export function findLabelledValues(page: PageText, excluded: ReadonlySet<TextLin
 /**
  * The value of a label that ends `labelLength` characters into `line`: the rest of the line, or
  * when the label ends the line, the next line of the row (a value in its own column) or else the
- * line just below it (a form with the value under its label).
+ * line just below it (a form with the value under its label); a line that is itself labelled is
+ * another field, not a value.
  */
 export function valueAfter(page: PageText, line: TextLine, labelLength: number): TextRun | undefined {
   const [lineSpan] = line.spans;
@@ -46,16 +47,15 @@ export function valueAfter(page: PageText, line: TextLine, labelLength: number):
     const start = lineSpan.offset + labelLength + (rest.length - rest.trimStart().length);
     return runInRange(page, start, lineSpan.offset + line.text.trimEnd().length);
   }
-  const next = lineRightOf(page, line) ?? lineBelow(page, line);
-  return next && !isLabelledLine(next) ? next : undefined;
+  return [lineRightOf(page, line), lineBelow(page, line)].find((next) => next !== undefined && !isLabelledLine(next));
 }
 
-export function lineRightOf(page: PageText, line: TextLine): TextLine | undefined {
+function lineRightOf(page: PageText, line: TextLine): TextLine | undefined {
   const row = page.rows[line.row] ?? [];
   return row[row.indexOf(line) + 1];
 }
 
-export function lineBelow(page: PageText, line: TextLine): TextLine | undefined {
+function lineBelow(page: PageText, line: TextLine): TextLine | undefined {
   const a = line.layoutBox;
   const below = page.rows[line.row + 1]?.find((candidate) => {
     const b = candidate.layoutBox;

@@ -13,6 +13,8 @@ export interface FieldRule<C extends string = string> {
   category: C;
   /** Regex sources of the label, matched case-insensitively at the start of a line. */
   labels: readonly string[];
+  /** The label must end with a colon: a word like "Patient" starts many lines that announce nothing. */
+  colon?: boolean;
   /** The normalised value, or undefined when the text after the label is not such a value. */
   accept: (value: TextRun, page: PageText) => AcceptedValue | undefined;
 }
@@ -25,8 +27,9 @@ export interface FieldCandidate<C extends string = string> {
 }
 
 /** Label, then what separates it from its value: spaces, dots, a colon, a number sign. */
-function labelPattern(labels: readonly string[]): RegExp {
-  return new RegExp(`^(?:${labels.join('|')})(?![\\p{L}\\p{N}])[\\s.:#/-]*`, 'iu');
+function labelPattern({ labels, colon }: FieldRule): RegExp {
+  const separator = colon ? '\\s*:\\s*' : '[\\s.:#/-]*';
+  return new RegExp(`^(?:${labels.join('|')})(?![\\p{L}\\p{N}])${separator}`, 'iu');
 }
 
 /**
@@ -39,7 +42,7 @@ export function findLabelledFields<C extends string>(
   rules: readonly FieldRule<C>[],
   excluded: ReadonlySet<TextLine> = new Set(),
 ): FieldCandidate<C>[] {
-  const compiled = rules.map((rule) => ({ rule, pattern: labelPattern(rule.labels) }));
+  const compiled = rules.map((rule) => ({ rule, pattern: labelPattern(rule) }));
   const found: FieldCandidate<C>[] = [];
   for (const line of page.lines) {
     if (excluded.has(line)) continue;

@@ -42,7 +42,7 @@ function wordKeyValue(page: PageRef, word: PlacedWord) {
 }
 
 /** An entity holding one run of text as it reads (Line, Paragraph). */
-export function textEntity(page: PageRef, type: string, run: TextRun): Entity {
+function textEntity(page: PageRef, type: string, run: TextRun): Entity {
   return newEntity(page, {
     type,
     category: type,
@@ -56,7 +56,7 @@ function plainText(category: string, content: string) {
   return { category, categoryNormalized: category, content, contentNormalized: null };
 }
 
-export function labelledValueEntity(page: PageRef, pair: LabelledValue, dates: DateOptions): Entity {
+function labelledValueEntity(page: PageRef, pair: LabelledValue, dates: DateOptions): Entity {
   return newEntity(page, {
     type: 'KeyValue',
     category: pair.label,
@@ -73,7 +73,7 @@ export function labelledValueEntity(page: PageRef, pair: LabelledValue, dates: D
   });
 }
 
-export interface TableOptions {
+interface TableOptions {
   /** Entity category; "Table" unless the model knows what the table is (LineItems). */
   category?: string;
   /** The normalised name of a column from its header text; PascalCase of the header by default. */
@@ -81,7 +81,7 @@ export interface TableOptions {
   dates: DateOptions;
 }
 
-export function tableEntity(page: PageRef, table: LayoutTable, options: TableOptions): Entity {
+function tableEntity(page: PageRef, table: LayoutTable, options: TableOptions): Entity {
   const cells = table.rows.flatMap((row, rowIndex) =>
     row.flatMap((run, columnIndex) => (run ? [{ rowIndex, columnIndex, run, ...cellText(run, options.dates) }] : [])),
   );
@@ -127,7 +127,7 @@ export type PayloadPairReader = (key: string, value: string) => { categoryNormal
 const keyAsIs: PayloadPairReader = (key, value) => ({ categoryNormalized: key, contentNormalized: value });
 
 /** A QR code (type QrCode) or another barcode (type Barcode), with the pairs of a KEY:VALUE*... payload. */
-export function barcodeEntity(page: PageRef, barcode: PageBarcode, index: number, payloadReader?: LayoutOptions['payloadReader']): Entity {
+function barcodeEntity(page: PageRef, barcode: PageBarcode, index: number, payloadReader?: LayoutOptions['payloadReader']): Entity {
   // zxing reports only codes whose error correction succeeded: their content is certain.
   const where: Located = { box: barcode.box, confidence: 1, spans: [] };
   const payload = parseKeyValuePayload(barcode.text);

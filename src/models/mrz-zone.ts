@@ -1,4 +1,4 @@
-import { parse, type Details, type ParseResult } from 'mrz';
+import { parse, type ParseResult } from 'mrz';
 import type { TextLine } from './text-lines.js';
 
 /**
@@ -47,11 +47,7 @@ export function findMrz(lines: readonly TextLine[]): MrzZone | undefined {
 
 /** Whether every check digit of the zone matches its field. */
 export function checkDigitsValid(result: ParseResult): boolean {
-  return checkDigitDetails(result).every((detail) => detail.valid);
-}
-
-export function checkDigitDetails(result: ParseResult): Details[] {
-  return result.details.filter((detail) => detail.field?.endsWith('CheckDigit'));
+  return result.details.filter((detail) => detail.field?.endsWith('CheckDigit')).every((detail) => detail.valid);
 }
 
 /** The line as MRZ characters (OCR reads '<<' as '«' and inserts spaces), or undefined when it is not such a line. */

@@ -80,8 +80,8 @@ function labelledRules(dates: DateOptions): FieldRule<PersonalDataCategory>[] {
   return [
     { category: 'DateOfBirth', labels: BIRTH_DATE_LABELS, accept: acceptDate(dates) },
     { category: 'TaxId', labels: [TAX_ID_LABEL, 'ssn', 'social\\s*security\\s*(?:no|number)', 'niss', 'n[º°o]?\\s*(?:de\\s*)?(?:utente|seguran[cç]a\\s*social)'], accept: taxId },
-    { category: 'Phone', labels: PHONE_LABELS, accept: phone },
-    { category: 'Name', labels: [...SURNAME_LABELS, ...GIVEN_NAME_LABELS, ...FULL_NAME_LABELS], accept: name },
+    { category: 'Phone', labels: PHONE_LABELS, accept: phone, colon: true },
+    { category: 'Name', labels: [...SURNAME_LABELS, ...GIVEN_NAME_LABELS, ...FULL_NAME_LABELS], accept: name, colon: true },
   ];
 }
 

@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import { TemplateType } from '../domain/enums.js';
 import { ModelRejectedInputError, type Model } from './model.js';
+import { documentModels } from './document-models.js';
 import { createTranscriptionModel } from './transcription.js';
 
 /** The model each workspace template runs. */
@@ -13,6 +14,7 @@ export type ModelRegistry = (templateType: TemplateType) => Model;
  */
 export function createModelRegistry(config: Pick<Config, 'ASR_URL' | 'ASR_API_KEY'>): ModelRegistry {
   const models: Partial<Record<TemplateType, Model>> = {
+    ...documentModels,
     [TemplateType.Transcripts]: createTranscriptionModel(config),
   };
   return (templateType) =>

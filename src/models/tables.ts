@@ -12,12 +12,14 @@ export interface LayoutTable {
 
 /** Rows further apart than this many line heights belong to different tables. */
 const MAX_ROW_GAP_LINE_HEIGHTS = 2.5;
+/** Cells are short (a name, a number); two columns of prose side by side are not a table. */
+const MAX_MEDIAN_WORDS_PER_CELL = 5;
 
 /**
  * Tables from aligned text: runs of consecutive rows with two or more lines each, whose lines
  * line up in columns. A grid of two rows needs three columns (and one of two columns three rows),
- * so a pair of side-by-side label lines is not taken for a table. `isLabelled` rows (all
- * "Label: value") are form fields, not table rows.
+ * so a pair of side-by-side label lines is not taken for a table, and its cells must be short, so
+ * text set in columns is not either. `isLabelled` rows (all "Label: value") are form fields.
  */
 export function findTables(page: PageText, isLabelled: (line: TextLine) => boolean): LayoutTable[] {
   const tables: LayoutTable[] = [];
@@ -52,6 +54,7 @@ function tableOf(rows: TextLine[][]): LayoutTable | undefined {
     }),
   );
   const lines = rows.flat();
+  if (median(lines.map((line) => line.words.length)) > MAX_MEDIAN_WORDS_PER_CELL) return undefined;
   return { rows: grid, columnCount: columns.length, box: unionBox(lines.map((l) => l.box)), lines: new Set(lines) };
 }
 

@@ -45,6 +45,10 @@ const COLUMN_GAP_LINE_HEIGHTS = 1.4;
 /** Text layer words share a line when this share of the lower one's height overlaps. */
 const SAME_LINE_OVERLAP = 0.5;
 
+/**
+ * Lines of the words (tesseract's for OCR, by vertical overlap for text layers), split where a
+ * column gap runs through them, ordered in rows, and the page text with every word's span.
+ */
 export function buildPageText(words: readonly PageWord[]): PageText {
   const slope = skewSlope(words);
   const laidOut = words.map((word) => ({ word, layoutBox: deskew(word.box, slope) }));
@@ -95,7 +99,7 @@ export function joinRuns(runs: readonly TextRun[]): TextRun {
  * than the range (an e-mail address right after "E-mail:") contributes only its share of width.
  */
 export function runInRange(page: PageText, start: number, end: number): TextRun | undefined {
-  const pieces = piecesInRange(page, start, end);
+  const pieces = piecesInRange(page.lines, start, end);
   if (pieces.length === 0) return undefined;
   return {
     text: page.text.slice(start, end),
@@ -106,14 +110,20 @@ export function runInRange(page: PageText, start: number, end: number): TextRun 
   };
 }
 
-/** One box per word touched by the range, cut to the range's characters (what a redaction covers). */
+/**
+ * One box per line the range touches, cut to the range's characters: what a redaction covers
+ * (one box, so the spaces between the words do not tell how many there were).
+ */
 export function boxesInRange(page: PageText, start: number, end: number): Box[] {
-  return piecesInRange(page, start, end).map((p) => p.box);
+  return page.lines.flatMap((line) => {
+    const pieces = piecesInRange([line], start, end);
+    return pieces.length ? [unionBox(pieces.map((p) => p.box))] : [];
+  });
 }
 
-function piecesInRange(page: PageText, start: number, end: number): Array<{ word: PlacedWord; box: Box }> {
+function piecesInRange(lines: readonly TextLine[], start: number, end: number): Array<{ word: PlacedWord; box: Box }> {
   const pieces: Array<{ word: PlacedWord; box: Box }> = [];
-  for (const line of page.lines) {
+  for (const line of lines) {
     const [lineSpan] = line.spans;
     if (!lineSpan || lineSpan.offset >= end || lineSpan.offset + lineSpan.length <= start) continue;
     for (const word of line.words) {

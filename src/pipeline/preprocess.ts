@@ -33,7 +33,7 @@ function isTransient(err: SourceUnreachableError): boolean {
   return status >= 500 || status === 408 || status === 429;
 }
 
-async function fetchSource(deps: PipelineDeps, task: { id: number; tenantId: number }, url: string, key: string): Promise<void> {
+async function fetchSource(deps: PipelineDeps, url: string, key: string): Promise<void> {
   const uploadId = uploadIdOf(url, deps.config);
   if (uploadId !== undefined) {
     // Ownership and completeness were checked at creation; the upload file is ours to copy.
@@ -67,7 +67,7 @@ export async function preprocessTask(deps: PipelineDeps, job: TaskJobPayload, at
 
   const sourceKey = taskBlobKey(task.tenantId, task.id, 'source');
   try {
-    await fetchSource(deps, task, request.context.url, sourceKey);
+    await fetchSource(deps, request.context.url, sourceKey);
   } catch (err) {
     if (err instanceof SourceTooLargeError) return fail(TaskStatus.PreProcessingDownloadFailed, err.message);
     if (err instanceof SourceUnreachableError && (!isTransient(err) || attempt.isLast)) {

@@ -1,10 +1,8 @@
 import path from 'node:path';
-import type { AppDeps } from '../../app.js';
-import { publicBaseUrl } from '../../config.js';
 import { TaskType } from '../../domain/enums.js';
 import { BadRequestError } from '../../http/problem.js';
 import { toIso } from '../../http/schemas.js';
-import { signFileUrl } from '../../storage/signed-url.js';
+import { signedFileUrl, userDisplayName, type ExportDeps } from './export-links.js';
 import { findTaskByRef, type TaskRef } from '../tasks/tasks.service.js';
 import { loadChunks, loadExportedTask, type ExportedTask } from './document-export.repository.js';
 import type {
@@ -16,7 +14,7 @@ import type {
   SimplifiedEntity,
 } from './document-export.schemas.js';
 
-type Deps = Pick<AppDeps, 'prisma' | 'config' | 'fileUrlSecret'>;
+type Deps = ExportDeps;
 
 /** Spec endpoint 7: the task and every chunk with its entities as stored (detected, then reviewed). */
 export async function getDocumentExport(deps: Deps, tenantId: number, ref: TaskRef): Promise<DocumentExportResponse> {
@@ -75,22 +73,6 @@ function taskFields(deps: Deps, task: ExportedTask, chunks: readonly Chunk[]): E
     averageConfidence: confidences.length ? confidences.reduce((a, b) => a + b, 0) / confidences.length : null,
     metadata: task.metadata as Record<string, string>,
   };
-}
-
-/** A time-limited link to a stored file (the link is the credential), or null when there is no file. */
-export function signedFileUrl(deps: Deps, key: string | null, filename?: string): string | null {
-  if (!key) return null;
-  return signFileUrl({
-    baseUrl: publicBaseUrl(deps.config),
-    key,
-    expiresAt: new Date(Date.now() + deps.config.SIGNED_URL_TTL_SECONDS * 1000),
-    secret: deps.fileUrlSecret,
-    filename,
-  });
-}
-
-export function userDisplayName(user: { name: string | null; userName: string | null; email: string } | null): string | null {
-  return user ? (user.name ?? user.userName ?? user.email) : null;
 }
 
 /** The simplified entity: its content (the first keyValue, or the code's content) and its table and code without geometry. */

@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import type { AppDeps } from '../../app.js';
-import { publicBaseUrl } from '../../config.js';
 import type { Db } from '../../db/prisma.js';
 import { TaskStatus, TaskType } from '../../domain/enums.js';
 import { BadRequestError } from '../../http/problem.js';
 import { toIso } from '../../http/schemas.js';
-import { signFileUrl } from '../../storage/signed-url.js';
+import { signedFileUrl, userDisplayName, type ExportDeps } from './export-links.js';
 import { findTaskByRef, type TaskRef } from '../tasks/tasks.service.js';
 import {
   transcriptAnnotation,
@@ -18,7 +16,7 @@ import {
   type TranscriptTaskFields,
 } from './transcript-export.schemas.js';
 
-type Deps = Pick<AppDeps, 'prisma' | 'config' | 'fileUrlSecret'>;
+type Deps = ExportDeps;
 
 const storedItems = z.array(transcriptItem);
 const storedAnnotations = z.array(transcriptAnnotation);
@@ -108,19 +106,8 @@ async function transcriptOf(db: Db, task: LoadedTask): Promise<JoinedTranscript>
   return { totalTimeInSeconds: task.durationSeconds ?? 0, items: [], annotations: [], speakers: task.speakers };
 }
 
-function displayNameOf(user: { name: string | null; userName: string | null; email: string } | null): string | null {
-  return user ? (user.name ?? user.userName ?? user.email) : null;
-}
-
 function taskFields(deps: Deps, task: LoadedTask, totalTimeInSeconds: number): TranscriptTaskFields {
-  const originalFileUrl = task.sourceBlobKey
-    ? signFileUrl({
-        baseUrl: publicBaseUrl(deps.config),
-        key: task.sourceBlobKey,
-        expiresAt: new Date(Date.now() + deps.config.SIGNED_URL_TTL_SECONDS * 1000),
-        secret: deps.fileUrlSecret,
-      })
-    : null;
+  const originalFileUrl = signedFileUrl(deps, task.sourceBlobKey);
   return {
     taskId: task.id,
     workspaceId: task.workspaceId,
@@ -131,11 +118,11 @@ function taskFields(deps: Deps, task: LoadedTask, totalTimeInSeconds: number): T
     displayName: task.displayName,
     description: task.description,
     totalTimeInSeconds,
-    lastCheckoutByUserName: displayNameOf(task.lastCheckedOutBy),
+    lastCheckoutByUserName: userDisplayName(task.lastCheckedOutBy),
     lastCheckedOutBy: task.lastCheckedOutById,
     lastCheckedOutUntil: toIso(task.lastCheckedOutUntil),
     lastIntegratedBy: task.lastIntegratedById,
-    lastIntegratedByUserName: displayNameOf(task.lastIntegratedBy),
+    lastIntegratedByUserName: userDisplayName(task.lastIntegratedBy),
     lastIntegratedOn: toIso(task.lastIntegratedOn),
     metadata: task.metadata as Record<string, string>,
   };

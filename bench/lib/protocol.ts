@@ -1,0 +1,56 @@
+/**
+ * What the benchmark process and its load-client child exchange over IPC. The client runs in a
+ * process of its own so that building requests and timing them never competes with the app for
+ * the app's event loop: only the HTTP round trip is measured.
+ */
+
+export interface Bounds {
+  /** Stop after this many requests... */
+  requests: number;
+  /** ...or after this many seconds, whichever comes first. */
+  seconds: number;
+}
+
+export type RequestShape =
+  /** POST sdtask/process with context.url on the client's loopback file server. */
+  | { kind: 'create' }
+  /** GET sdtask/status?taskId= one of the sampled existing ids, at random. */
+  | { kind: 'status' }
+  /** GET sdtask/statuslistpaginated with `query` and a pageNumber drawn from 1..maxPage. */
+  | { kind: 'list'; query: Record<string, string>; maxPage: number };
+
+export interface Scenario {
+  name: string;
+  shape: RequestShape;
+  concurrency: number;
+  warmup: Bounds;
+  measure: Bounds;
+}
+
+export interface LoadPlan {
+  baseUrl: string;
+  token: string;
+  taskIds: number[];
+  scenarios: Scenario[];
+}
+
+export interface ScenarioResult {
+  name: string;
+  requests: number;
+  /** Answers other than 2xx, and transport failures. */
+  errors: number;
+  firstError?: string;
+  seconds: number;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+export type ParentMessage = { type: 'run'; plan: LoadPlan };
+
+export type ChildMessage =
+  | { type: 'started'; scenario: string }
+  | { type: 'result'; result: ScenarioResult }
+  | { type: 'done' }
+  | { type: 'failed'; error: string };

@@ -1,0 +1,62 @@
+import type { Bounds, RequestShape, Scenario } from './protocol.js';
+
+/** The targets the service is held to, at 1M tasks on 2 cores. */
+export const TARGET_P99_MS = { status: 10, list: 100 } as const;
+
+export interface BenchScenario extends Scenario {
+  /** p99 latency the scenario must stay under; none for creates. */
+  targetP99Ms?: number;
+}
+
+export interface ScenarioOptions {
+  concurrency: number;
+  /** Measured seconds per scenario (warm-up is shorter). */
+  seconds: number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const PAGE_SIZE = '50';
+/** Pages 1..10 at random: a client paging through the first results, not one cached page. */
+const MAX_PAGE = 10;
+
+/** The first day of the seeded year, so the window covers every seeded task. */
+export function yearAgo(now = new Date()): string {
+  return new Date(now.getTime() - 365 * DAY_MS).toISOString().slice(0, 10);
+}
+
+function scenario(name: string, shape: RequestShape, concurrency: number, measure: Bounds, warmup: Bounds, targetP99Ms?: number): BenchScenario {
+  return { name, shape, concurrency, warmup, measure, ...(targetP99Ms !== undefined ? { targetP99Ms } : {}) };
+}
+
+/**
+ * Every scenario at the load concurrency, plus a few at concurrency 1: those show a request's own
+ * cost without queueing behind others, which tells a slow query from a saturated machine.
+ */
+export function benchScenarios(options: ScenarioOptions, startDate = yearAgo()): BenchScenario[] {
+  const c = options.concurrency;
+  const s = options.seconds;
+  const reads: Bounds = { requests: 5000, seconds: s };
+  const lists: Bounds = { requests: 1000, seconds: s };
+  const warm: Bounds = { requests: 200, seconds: Math.max(1, s / 4) };
+  const filtered = { startDate, taskStatus: '3', pageSize: PAGE_SIZE };
+  const list = (query: Record<string, string>): RequestShape => ({ kind: 'list', query, maxPage: MAX_PAGE });
+  const status = TARGET_P99_MS.status;
+  const paged = TARGET_P99_MS.list;
+  return [
+    scenario('create task', { kind: 'create' }, c, { requests: 1000, seconds: s }, { requests: 100, seconds: warm.seconds }),
+    scenario('status by taskid', { kind: 'status' }, c, reads, warm, status),
+    scenario('status by taskid (c=1)', { kind: 'status' }, 1, { requests: 1000, seconds: s / 2 }, warm, status),
+    scenario('list status=3, sort default', list(filtered), c, lists, warm, paged),
+    scenario('list status=3, sort=-createdOn', list({ ...filtered, sort: '-createdOn' }), c, lists, warm, paged),
+    scenario('list status=3, sort=-taskId', list({ ...filtered, sort: '-taskId' }), c, lists, warm, paged),
+    scenario('list status=3, sort=displayName', list({ ...filtered, sort: 'displayName' }), c, lists, warm, paged),
+    scenario('list status=3, sort default (c=1)', list(filtered), 1, lists, warm, paged),
+    scenario('list startDate only', list({ startDate, pageSize: PAGE_SIZE }), c, lists, warm, paged),
+    scenario('list startDate only (c=1)', list({ startDate, pageSize: PAGE_SIZE }), 1, lists, warm, paged),
+  ];
+}
+
+/** Longest the whole load may take, with room for the last requests to come back. */
+export function loadDeadlineSeconds(scenarios: readonly Scenario[]): number {
+  return scenarios.reduce((sum, sc) => sum + sc.warmup.seconds + sc.measure.seconds, 0) + 120;
+}
