@@ -76,7 +76,8 @@ describe('migration runner', () => {
       for (const line of body!.split('\n')) {
         const field = line.trim().match(/^(\w+)\s+(Int|String|Boolean|DateTime|Json|Float|BigInt)(\?)?(\s|$)/);
         if (!field) continue;
-        expect(table!.get(field[1]!), `${name}.${field[1]}`).toBe(expectedType[field[2]!]);
+        const type = line.includes('@db.Date') ? 'date' : expectedType[field[2]!];
+        expect(table!.get(field[1]!), `${name}.${field[1]}`).toBe(type);
       }
     }
   });

@@ -230,4 +230,45 @@ describe('task status lists', () => {
     const ids = items.map((i) => i.taskId);
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
   });
+
+  it('reports exact totals for any window and filter, and keeps them exact as statuses change', async () => {
+    const t = await createTestTenant(ctx);
+    const at = (day: number, hour: number) => new Date(Date.UTC(2025, 2, day, hour));
+    const spread = [[1, 3], [1, 23], [2, 0], [2, 12], [3, 6], [4, 18], [4, 23], [6, 1]] as const;
+    const statuses = [TaskStatus.ToReview, TaskStatus.InReview, TaskStatus.Processed];
+    await ctx.prisma.task.createMany({
+      data: spread.map(([day, hour], i) => ({
+        tenantId: t.tenantId, workspaceId: t.defaultWorkspaceId, taskNumber: i + 1, displayName: `t${i}`,
+        taskStatus: statuses[i % 3]!, integrationStatus: (i % 2) + 1, request: {}, createdAt: at(day, hour),
+      })),
+    });
+    const rows = await ctx.prisma.task.findMany({ where: { tenantId: t.tenantId } });
+    const windows: Array<[string | undefined, string | undefined]> = [
+      ['2025-03-01', undefined], [undefined, '2025-03-05'], ['2025-03-01T12:00:00', '2025-03-04T20:00:00'],
+      ['2025-03-02', '2025-03-04'], ['2025-03-02T06:00:00Z', '2025-03-02T18:00:00Z'], ['2025-03-03T00:00:00', '2025-03-03T00:00:00.001'],
+      ['2025-02-01', '2025-04-01'],
+    ];
+    const check = async () => {
+      const current = await ctx.prisma.task.findMany({ where: { tenantId: t.tenantId } });
+      for (const [start, end] of windows) {
+        for (const filter of ['', `&taskStatus=${TaskStatus.ToReview}&taskStatus=${TaskStatus.Processed}`, '&integrationStatus=2']) {
+          const q = [start && `startDate=${start}`, end && `endDate=${end}`].filter(Boolean).join('&');
+          const page = (await get(t, `${base}/statuslistpaginated?${q}${filter}&pageSize=1`)).json();
+          const from = start ? new Date(/Z$/.test(start) ? start : `${start.length === 10 ? `${start}T00:00:00` : start}Z`) : undefined;
+          const to = end ? new Date(/Z$/.test(end) ? end : `${end.length === 10 ? `${end}T00:00:00` : end}Z`) : undefined;
+          const expected = current.filter((r) =>
+            (!from || r.createdAt >= from) && (!to || r.createdAt < to) &&
+            (!filter.includes('taskStatus') || [TaskStatus.ToReview, TaskStatus.Processed].includes(r.taskStatus as 3 | 6)) &&
+            (!filter.includes('integrationStatus') || r.integrationStatus === 2)).length;
+          expect(page.totalCount, `${q}${filter}`).toBe(expected);
+        }
+      }
+    };
+    await check();
+    // Status moves (pipeline, review, recovery) and a new task keep the daily counts exact.
+    await ctx.prisma.task.update({ where: { id: rows[0]!.id }, data: { taskStatus: TaskStatus.Processed } });
+    await ctx.prisma.task.updateMany({ where: { id: { in: [rows[3]!.id, rows[4]!.id] } }, data: { taskStatus: TaskStatus.ToReview, integrationStatus: 2 } });
+    await ctx.prisma.task.create({ data: { tenantId: t.tenantId, workspaceId: t.defaultWorkspaceId, taskNumber: 99, displayName: 'late', taskStatus: 3, integrationStatus: 2, request: {}, createdAt: at(2, 8) } });
+    await check();
+  });
 });

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/prisma.js';
-import type { Prisma } from '../../generated/prisma/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import type { SortSpec } from '../../http/list-query.js';
 import type { TaskListQuery, TaskSortField } from './tasks.schemas.js';
 
@@ -68,9 +68,48 @@ export async function listTaskPage(db: Db, tenantId: number, q: TaskListQuery, p
   const where = taskListWhere(tenantId, q);
   const [items, total] = await Promise.all([
     db.task.findMany({ where, orderBy: taskListOrder(q.sort), skip: (page.pageNumber - 1) * page.pageSize, take: page.pageSize }),
-    db.task.count({ where }),
+    countTasks(db, tenantId, q),
   ]);
   return { items, total };
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function startOfUtcDay(date: Date): Date {
+  return new Date(Math.floor(date.getTime() / DAY_MS) * DAY_MS);
+}
+
+/**
+ * The exact number of tasks a list filter matches, without counting every task: whole UTC days
+ * of the window come from "TaskDailyCount" (kept by triggers), only the partial first and last
+ * day are counted in "Task". A filter on the free-text externalIntegrationStatus is not in the
+ * daily counts and is counted directly.
+ */
+export async function countTasks(db: Db, tenantId: number, q: TaskListQuery): Promise<number> {
+  if (q.externalIntegrationStatus) return db.task.count({ where: taskListWhere(tenantId, q) });
+  // Whole days: from the first midnight at or after startDate to the last midnight at or before endDate.
+  const firstWholeDay = q.startDate ? startOfUtcDay(new Date(q.startDate.getTime() + DAY_MS - 1)) : undefined;
+  const endOfWholeDays = q.endDate ? startOfUtcDay(q.endDate) : undefined;
+  if (firstWholeDay && endOfWholeDays && firstWholeDay >= endOfWholeDays) {
+    return db.task.count({ where: taskListWhere(tenantId, q) });
+  }
+  const filters = Prisma.join(
+    [
+      Prisma.sql`"tenantId" = ${tenantId}`,
+      q.taskStatus ? Prisma.sql`"taskStatus" IN (${Prisma.join(q.taskStatus)})` : Prisma.empty,
+      q.integrationStatus ? Prisma.sql`"integrationStatus" IN (${Prisma.join(q.integrationStatus)})` : Prisma.empty,
+      q.workspaceId ? Prisma.sql`"workspaceId" IN (${Prisma.join(q.workspaceId)})` : Prisma.empty,
+      firstWholeDay ? Prisma.sql`"day" >= ${firstWholeDay}::date` : Prisma.empty,
+      endOfWholeDays ? Prisma.sql`"day" < ${endOfWholeDays}::date` : Prisma.empty,
+    ].filter((f) => f !== Prisma.empty),
+    ' AND ',
+  );
+  const [days, head, tail] = await Promise.all([
+    db.$queryRaw<Array<{ n: bigint | null }>>`SELECT SUM("count")::bigint AS n FROM "TaskDailyCount" WHERE ${filters}`,
+    firstWholeDay && q.startDate! < firstWholeDay ? db.task.count({ where: taskListWhere(tenantId, { ...q, endDate: firstWholeDay }) }) : 0,
+    endOfWholeDays && endOfWholeDays < q.endDate! ? db.task.count({ where: taskListWhere(tenantId, { ...q, startDate: endOfWholeDays }) }) : 0,
+  ]);
+  return Number(days[0]?.n ?? 0) + head + tail;
 }
 
 /**
