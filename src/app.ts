@@ -32,6 +32,8 @@ import { batchesRoutes } from './modules/batches/batches.routes.js';
 import { speakersRoutes } from './modules/speakers/speakers.routes.js';
 import { transcriptExportRoutes } from './modules/exports/transcript-export.routes.js';
 import { documentExportRoutes } from './modules/exports/document-export.routes.js';
+import { usersRoutes } from './modules/users/users.routes.js';
+import { invitationRoutes } from './modules/users/invitations.routes.js';
 
 export const EXTERNAL_PREFIX = '/api/v1.0/external';
 
@@ -124,6 +126,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(tokenRoutes, deps);
   await app.register(uploadsRoutes, deps);
   await app.register(filesRoutes, deps);
+  await app.register(invitationRoutes, deps);
   // Authentication first (onRequest), then the per-client rate limit keyed by the caller.
   const authenticated = (register: (scope: typeof app) => Promise<void>) => async (scope: typeof app) => {
     scope.addHook('onRequest', scope.authenticate);
@@ -141,6 +144,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       await external.register(speakersRoutes, deps);
       await external.register(documentExportRoutes, deps);
       await external.register(transcriptExportRoutes, deps);
+      await external.register(usersRoutes, deps);
     }),
     { prefix: EXTERNAL_PREFIX },
   );

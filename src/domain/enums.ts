@@ -58,6 +58,10 @@ export type RoleName = (typeof Roles)[number];
 /** Roles allowed to review tasks. */
 export const ReviewRoles: ReadonlySet<string> = new Set<RoleName>(['Administrator', 'Manager', 'Reviewer']);
 
+/** User.status: Invited (no password yet, cannot sign in), Active, Disabled (cannot sign in). */
+export const UserStatus = { Invited: 'Invited', Active: 'Active', Disabled: 'Disabled' } as const;
+export type UserStatus = (typeof UserStatus)[keyof typeof UserStatus];
+
 export type NumericEnum = Readonly<Record<string, number>>;
 
 export function nameOf(enumeration: NumericEnum, value: number): string | undefined {

@@ -55,6 +55,8 @@ export interface AppErrorOptions {
   headers?: Record<string, string>;
   /** Extra members of the body (e.g. the OAuth `error` code). */
   extensions?: Record<string, unknown>;
+  /** The underlying failure: logged, never shown. */
+  cause?: unknown;
 }
 
 export class AppError extends Error {
@@ -68,12 +70,25 @@ export class AppError extends Error {
     readonly detail: string,
     options: AppErrorOptions = {},
   ) {
-    super(detail);
+    super(detail, { cause: options.cause });
     this.name = new.target.name;
     this.title = options.title ?? defaultTitles[status] ?? 'Error';
     this.errors = options.errors;
     this.headers = options.headers ?? {};
     this.extensions = options.extensions ?? {};
+  }
+}
+
+/**
+ * Runs `work`; client errors (AppError) pass as they are, anything unexpected is replaced by
+ * `internal(cause)`, an operation's own 500 (the error handler still answers an outage with 503).
+ */
+export async function withInternalError<T>(work: () => Promise<T>, internal: (cause: unknown) => AppError): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw internal(error);
   }
 }
 

@@ -48,3 +48,8 @@ export function repeatable<T extends z.ZodType>(item: T) {
 
 /** Integer query parameter (query strings arrive as text). */
 export const queryInt = z.coerce.number().int();
+
+/** Ids are int4 columns: larger numbers are a 400, never a database error. */
+export const MAX_ROW_ID = 2_147_483_647;
+/** A row id in a path or query. */
+export const rowId = queryInt.positive().max(MAX_ROW_ID);

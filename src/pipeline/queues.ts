@@ -4,13 +4,14 @@ import { z } from 'zod';
 
 /**
  * The one job registry: queue names, zod payloads, deterministic job ids and retry policy.
- * Payloads always carry tenantId + taskId; new fields must be optional so jobs already queued
- * survive a deploy.
+ * Payloads always carry tenantId and the id of their row (taskId, invitationId); new fields must
+ * be optional so jobs already queued survive a deploy.
  */
 export const QueueName = {
   PreprocessHigh: 'preprocess-high',
   PreprocessLow: 'preprocess-low',
   Detect: 'detect',
+  Mail: 'mail',
   Sweep: 'sweep',
 } as const;
 export type QueueName = (typeof QueueName)[keyof typeof QueueName];
@@ -23,10 +24,17 @@ export const taskJobPayload = z.object({
 });
 export type TaskJobPayload = z.infer<typeof taskJobPayload>;
 
+export const mailJobPayload = z.object({
+  tenantId: z.number().int().positive(),
+  invitationId: z.number().int().positive(),
+});
+export type MailJobPayload = z.infer<typeof mailJobPayload>;
+
 export const payloadSchemas = {
   [QueueName.PreprocessHigh]: taskJobPayload,
   [QueueName.PreprocessLow]: taskJobPayload,
   [QueueName.Detect]: taskJobPayload,
+  [QueueName.Mail]: mailJobPayload,
   [QueueName.Sweep]: z.object({}),
 } as const satisfies Record<QueueName, z.ZodType>;
 
@@ -42,6 +50,8 @@ export const jobOptions: Record<QueueName, JobsOptions> = {
   [QueueName.PreprocessHigh]: retrying,
   [QueueName.PreprocessLow]: retrying,
   [QueueName.Detect]: retrying,
+  // A mail server may be down for a while: 8 attempts from 10 s doubling span about 20 minutes.
+  [QueueName.Mail]: { ...retrying, attempts: 8, backoff: { type: 'exponential', delay: 10_000 } },
   [QueueName.Sweep]: { removeOnComplete: true, removeOnFail: { count: 100 } },
 };
 
@@ -49,6 +59,7 @@ export const jobOptions: Record<QueueName, JobsOptions> = {
 export const jobId = {
   preprocess: (p: TaskJobPayload) => `pre-${p.taskId}-${p.restartCount}`,
   detect: (p: TaskJobPayload) => `det-${p.taskId}-${p.restartCount}`,
+  mail: (p: MailJobPayload) => `mail-${p.invitationId}`,
 };
 
 export type Queues = Record<QueueName, Queue>;
@@ -64,6 +75,7 @@ export function createQueues(connection: Redis, prefix?: string): Queues {
     [QueueName.PreprocessHigh]: make(QueueName.PreprocessHigh),
     [QueueName.PreprocessLow]: make(QueueName.PreprocessLow),
     [QueueName.Detect]: make(QueueName.Detect),
+    [QueueName.Mail]: make(QueueName.Mail),
     [QueueName.Sweep]: make(QueueName.Sweep),
   };
 }
@@ -119,4 +131,9 @@ export async function enqueueDetect(queues: Queues, priority: number, payload: T
 export async function enqueuePreprocess(queues: Queues, priority: number, payload: TaskJobPayload, log?: (err: unknown) => void) {
   const queue = queues[preprocessQueueFor(priority)];
   return enqueueBestEffort(queue, 'preprocess', taskJobPayload.parse(payload), jobId.preprocess(payload), log);
+}
+
+/** The invitation's mail; an invitation whose job never reached Redis is enqueued by the sweeper. */
+export async function enqueueInvitationMail(queues: Queues, payload: MailJobPayload, log?: (err: unknown) => void) {
+  return enqueueBestEffort(queues[QueueName.Mail], 'mail', mailJobPayload.parse(payload), jobId.mail(payload), log);
 }

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { TaskStatus } from '../domain/enums.js';
+import { redeliverUnsentInvitations } from './deliver-invitation.js';
 import { uploadsDir, type PipelineDeps } from './pipeline-deps.js';
 import { enqueueDetect, enqueuePreprocess, jobId, preprocessQueueFor, QueueName, type TaskJobPayload } from './queues.js';
 
@@ -20,6 +21,8 @@ const LIVE_JOB_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 
 export interface SweepReport {
   redelivered: number[];
   recovered: number[];
+  /** Invitations whose mail job was enqueued again. */
+  invitations: number[];
 }
 
 /**
@@ -29,18 +32,19 @@ export interface SweepReport {
  * - a task whose job ended without moving it (a worker killed on its last attempt), or that sat
  *   past STUCK_TASK_MINUTES with no live job, moves to the nearest failure status with a warning
  *   mark and externalIntegrationStatus "never";
- * - ExportCompleted stuck past the threshold moves to Processed with a warning mark.
+ * - ExportCompleted stuck past the threshold moves to Processed with a warning mark;
+ * - an invitation whose mail job never reached Redis gets it.
  * The service never reprocesses on its own.
  */
 export interface SweepOptions {
   now?: Date;
-  /** Only this organization's tasks (an operator's targeted sweep; tests). */
+  /** Only this organization's tasks and invitations (an operator's targeted sweep; tests). */
   tenantId?: number;
 }
 
 export async function sweep(deps: PipelineDeps, options: SweepOptions = {}): Promise<SweepReport> {
   const now = options.now ?? new Date();
-  const report: SweepReport = { redelivered: [], recovered: [] };
+  const report: SweepReport = { redelivered: [], recovered: [], invitations: [] };
   const stuckBefore = new Date(now.getTime() - deps.config.STUCK_TASK_MINUTES * 60_000);
   const tenant = options.tenantId === undefined ? {} : { tenantId: options.tenantId };
   // Every candidate is visited, in id order by batches: tasks waiting behind a long backlog of live
@@ -66,7 +70,8 @@ export async function sweep(deps: PipelineDeps, options: SweepOptions = {}): Pro
     where: { ...tenant, taskStatus: TaskStatus.ExportCompleted, statusChangedAt: { lt: stuckBefore } },
     data: { taskStatus: TaskStatus.Processed, statusChangedAt: now, warning: true },
   });
-  if (report.redelivered.length || report.recovered.length || exported.count) {
+  report.invitations = await redeliverUnsentInvitations(deps, now, options.tenantId);
+  if (report.redelivered.length || report.recovered.length || report.invitations.length || exported.count) {
     deps.log.info({ ...report, exportedToProcessed: exported.count }, 'sweep');
   }
   await deleteExpiredUploads(deps, now);

@@ -1,9 +1,11 @@
 import { Worker, type Job, type Processor } from 'bullmq';
+import { createMailer } from '../mail/mailer.js';
 import { createQueueRedis } from '../runtime/services.js';
+import { deliverInvitation } from './deliver-invitation.js';
 import { detectTask } from './detect.js';
 import type { PipelineDeps } from './pipeline-deps.js';
 import { preprocessTask, type StepOutcome } from './preprocess.js';
-import { payloadSchemas, QueueName, taskJobPayload, type TaskJobPayload } from './queues.js';
+import { mailJobPayload, payloadSchemas, QueueName, taskJobPayload, type TaskJobPayload } from './queues.js';
 import { sweep } from './sweeper.js';
 
 type TaskStep = (deps: PipelineDeps, job: TaskJobPayload, attempt: { isLast: boolean }) => Promise<StepOutcome>;
@@ -19,10 +21,12 @@ function taskStep(deps: PipelineDeps, step: TaskStep): Processor {
 
 /** The one handler registry: every queue has exactly one handler (checked at start-up). */
 export function jobHandlers(deps: PipelineDeps): Record<QueueName, Processor> {
+  const mailer = createMailer(deps.config);
   return {
     [QueueName.PreprocessHigh]: taskStep(deps, preprocessTask),
     [QueueName.PreprocessLow]: taskStep(deps, preprocessTask),
     [QueueName.Detect]: taskStep(deps, detectTask),
+    [QueueName.Mail]: async (job: Job) => deliverInvitation(deps, mailer, mailJobPayload.parse(job.data)),
     [QueueName.Sweep]: async () => sweep(deps),
   };
 }
@@ -62,6 +66,7 @@ export async function startWorkers(deps: PipelineDeps, options: WorkerOptions): 
     [QueueName.PreprocessHigh]: deps.config.PREPROCESS_CONCURRENCY,
     [QueueName.PreprocessLow]: deps.config.PREPROCESS_CONCURRENCY,
     [QueueName.Detect]: deps.config.DETECT_CONCURRENCY,
+    [QueueName.Mail]: deps.config.MAIL_CONCURRENCY,
     [QueueName.Sweep]: 1,
     ...options.concurrency,
   };

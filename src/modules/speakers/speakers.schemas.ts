@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { SpeakerSource } from '../../domain/enums.js';
-import { intEnum, queryInt } from '../../http/schemas.js';
+import { intEnum, rowId } from '../../http/schemas.js';
 
 const MAX_SPEAKER_ID = 128;
-/** Ids are int4 columns: larger numbers are a 400, never a database error. */
-const rowId = queryInt.positive().max(2_147_483_647);
 
 export const taskSpeakerParams = z.object({ taskId: rowId, workspaceId: rowId });
 export const taskSpeakerItemParams = taskSpeakerParams.extend({ speakerId: z.string().min(1).max(MAX_SPEAKER_ID) });

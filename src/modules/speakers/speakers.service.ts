@@ -1,6 +1,6 @@
 import type { PrismaClient } from '../../db/prisma.js';
 import { SpeakerSource, TaskType } from '../../domain/enums.js';
-import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../http/problem.js';
+import { AppError, BadRequestError, ConflictError, NotFoundError, withInternalError } from '../../http/problem.js';
 import { findWorkspace } from '../workspaces/workspaces.repository.js';
 import {
   clearDefaultSpeaker,
@@ -36,19 +36,13 @@ export const DELETING_FAILED = 'Unexpected error while deleting speakers.';
 /** An unexpected failure of a speaker operation, answered with the spec's InternalError body; `cause` is logged. */
 export class SpeakerOperationError extends AppError {
   constructor(detail: string, cause: unknown) {
-    super(500, detail, { title: 'InternalError' });
-    this.cause = cause;
+    super(500, detail, { title: 'InternalError', cause });
   }
 }
 
 /** Client errors pass as they are; anything unexpected becomes the spec's 500 for this operation. */
-async function orInternalError<T>(detail: string, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    throw new SpeakerOperationError(detail, error);
-  }
+function orInternalError<T>(detail: string, work: () => Promise<T>): Promise<T> {
+  return withInternalError(work, (cause) => new SpeakerOperationError(detail, cause));
 }
 
 function requireSpeakerId(speakerId: string | null | undefined): string {

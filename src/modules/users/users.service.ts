@@ -1,0 +1,110 @@
+import type { Db, PrismaClient } from '../../db/prisma.js';
+import { Roles, UserStatus, type RoleName } from '../../domain/enums.js';
+import { AppError, NotFoundError, withInternalError } from '../../http/problem.js';
+import { toIso } from '../../http/schemas.js';
+import { enqueueInvitationMail, type Queues } from '../../pipeline/queues.js';
+import { findWorkspace } from '../workspaces/workspaces.repository.js';
+import { insertInvitation } from './invitations.repository.js';
+import { INVITATION_TTL_MS, mintInvitationToken } from './invitations.service.js';
+import { listMembers, listUsers, setInvitedUserRole, upsertMembership, upsertUser } from './users.repository.js';
+import type { ExternalUser, UserView } from './users.schemas.js';
+
+/** The spec's 500 for both invite endpoints. */
+export const INVITE_FAILED = 'Server error, retry later.';
+
+export interface InviteRequest {
+  users: ExternalUser[];
+  /** Set for a workspace invitation; absent for the tenant. */
+  workspaceId?: number;
+}
+
+/**
+ * Invites every user of the request in one transaction, then enqueues one mail per invitation.
+ * What a re-invite changes (nothing else is touched; name, password and status never are):
+ * - a new address becomes a user, status Invited, with the role;
+ * - tenant invite: a user who has not accepted yet takes the new role and gets a new invitation;
+ *   an Active or Disabled user keeps the role and gets nothing (already in the organization);
+ * - workspace invite: the membership is added, or its role set (an explicit request for that
+ *   workspace, so not a silent change); every user but a Disabled one gets an invitation.
+ */
+export async function inviteUsers(
+  deps: { prisma: PrismaClient; queues: Queues },
+  tenantId: number,
+  request: InviteRequest,
+  log?: (err: unknown) => void,
+): Promise<void> {
+  const invitationIds = await withInternalError(
+    () => recordInvitations(deps.prisma, tenantId, request),
+    (cause) => new AppError(500, INVITE_FAILED, { title: 'Internal Server Error', cause }),
+  );
+  // After commit, best effort and in parallel (each waits at most a moment for Redis): the
+  // invitations are in Postgres, and the sweeper enqueues any whose mail job never arrived.
+  await Promise.all(invitationIds.map((invitationId) => enqueueInvitationMail(deps.queues, { tenantId, invitationId }, log)));
+}
+
+async function recordInvitations(prisma: PrismaClient, tenantId: number, request: InviteRequest): Promise<number[]> {
+  const { workspaceId } = request;
+  if (workspaceId !== undefined && !(await findWorkspace(prisma, tenantId, workspaceId))) {
+    throw new NotFoundError(`Workspace ${workspaceId} was not found`);
+  }
+  return prisma.$transaction(async (tx) => {
+    const ids: number[] = [];
+    for (const invitee of request.users) {
+      const id = await inviteOne(tx, tenantId, invitee, workspaceId);
+      if (id !== undefined) ids.push(id);
+    }
+    return ids;
+  });
+}
+
+async function inviteOne(tx: Db, tenantId: number, invitee: ExternalUser, workspaceId: number | undefined): Promise<number | undefined> {
+  // Addresses are kept in lower case: the request's uniqueness, the (tenantId, email) key and sign-in all ignore case.
+  const user = await upsertUser(tx, tenantId, invitee.email.toLowerCase(), invitee.roleName);
+  if (workspaceId === undefined) {
+    if (user.status !== UserStatus.Invited) return undefined;
+    if (user.roleName !== invitee.roleName) await setInvitedUserRole(tx, tenantId, user.id, invitee.roleName);
+  } else {
+    await upsertMembership(tx, workspaceId, user.id, invitee.roleName);
+    if (user.status === UserStatus.Disabled) return undefined;
+  }
+  // Nobody holds this token: the mail job mints the one the invitee receives (it cannot read a
+  // hash back, and a plain token must not wait in Redis), and restarts the validity then.
+  const invitation = await insertInvitation(tx, {
+    tenantId,
+    userId: user.id,
+    workspaceId: workspaceId ?? null,
+    roleName: invitee.roleName,
+    tokenHash: mintInvitationToken().tokenHash,
+    expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
+  });
+  return invitation.id;
+}
+
+export function availableRoles(): { name: RoleName }[] {
+  return Roles.map((name) => ({ name }));
+}
+
+type UserRow = Awaited<ReturnType<typeof listUsers>>[number];
+
+function toUserView(user: UserRow, roleName = user.roleName): UserView {
+  return {
+    id: user.id,
+    roleName,
+    name: user.name,
+    userName: user.userName,
+    email: user.email,
+    createdAt: toIso(user.createdAt),
+    emailConfirmed: user.emailConfirmed,
+    status: user.status as UserStatus,
+  };
+}
+
+export async function tenantUsers(db: Db, tenantId: number): Promise<UserView[]> {
+  return (await listUsers(db, tenantId)).map((user) => toUserView(user));
+}
+
+/** The workspace's members, each with their role in it; 404 for a workspace of another organization. */
+export async function workspaceUsers(db: Db, tenantId: number, workspaceId: number): Promise<UserView[]> {
+  if (!(await findWorkspace(db, tenantId, workspaceId))) throw new NotFoundError(`Workspace ${workspaceId} was not found`);
+  return (await listMembers(db, tenantId, workspaceId)).map((member) => toUserView(member.user, member.roleName));
+}
