@@ -17,6 +17,7 @@ COPY prisma ./prisma
 RUN npm ci --no-audit --no-fund || npm install --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
+COPY public ./public
 
 ENV NODE_ENV=production DATA_DIR=/var/lib/docproc
 RUN mkdir -p /var/lib/docproc && chown node:node /var/lib/docproc

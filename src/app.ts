@@ -34,6 +34,8 @@ import { transcriptExportRoutes } from './modules/exports/transcript-export.rout
 import { documentExportRoutes } from './modules/exports/document-export.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { invitationRoutes } from './modules/users/invitations.routes.js';
+import { REVIEW_PREFIX, reviewRoutes } from './modules/review/review.routes.js';
+import { reviewPageRoutes } from './modules/review/review-page.routes.js';
 
 export const EXTERNAL_PREFIX = '/api/v1.0/external';
 
@@ -127,6 +129,9 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(uploadsRoutes, deps);
   await app.register(filesRoutes, deps);
   await app.register(invitationRoutes, deps);
+  // The reviewer API authenticates users itself (user tokens, never client tokens).
+  await app.register(reviewRoutes, { ...deps, prefix: REVIEW_PREFIX });
+  await app.register(reviewPageRoutes);
   // Authentication first (onRequest), then the per-client rate limit keyed by the caller.
   const authenticated = (register: (scope: typeof app) => Promise<void>) => async (scope: typeof app) => {
     scope.addHook('onRequest', scope.authenticate);

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/prisma.js';
 import { AppError } from '../../http/problem.js';
 import { findClientByClientId } from './clients.repository.js';
-import { hashSecret, randomToken, verifySecret } from './secret-hash.js';
+import { verifySecretIfAny } from './secret-hash.js';
 import type { SigningKeys } from './signing-keys.js';
 import { issueAccessToken, TOKEN_SCOPE } from './tokens.js';
 
@@ -58,8 +58,7 @@ export async function exchangeClientCredentials(
 
   const challenge: Record<string, string> = basicAuth ? { 'www-authenticate': 'Basic realm="token"' } : {};
   const client = await findClientByClientId(db, clientId);
-  // Hash even for unknown clients so response time does not reveal which client ids exist.
-  const valid = client ? await verifySecret(clientSecret, client.secretHash) : await verifySecret(clientSecret, DUMMY_HASH);
+  const valid = await verifySecretIfAny(clientSecret, client?.secretHash);
   if (!client || !valid) throw new OAuthError(401, 'invalid_client', 'Client authentication failed', challenge);
   if (client.secretExpiresAt.getTime() <= Date.now()) {
     throw new OAuthError(401, 'invalid_client', 'The client secret has expired; rotate it', challenge);
@@ -71,5 +70,3 @@ export async function exchangeClientCredentials(
   );
   return { access_token: accessToken, expires_in: options.ttlSeconds, token_type: 'Bearer', scope: TOKEN_SCOPE };
 }
-
-const DUMMY_HASH = await hashSecret(randomToken());

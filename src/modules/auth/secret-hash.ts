@@ -30,6 +30,19 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
+let throwaway: Promise<string> | undefined;
+
+/**
+ * Checks `secret` against `stored`, or when there is nothing stored (unknown client or user)
+ * against a throwaway hash and fails: the same work either way, so the response time does not
+ * reveal which accounts exist.
+ */
+export async function verifySecretIfAny(secret: string, stored: string | null | undefined): Promise<boolean> {
+  if (stored) return verifySecret(secret, stored);
+  await verifySecret(secret, await (throwaway ??= hashSecret(randomToken())));
+  return false;
+}
+
 /** A random, URL-safe credential (client ids, secrets, invitation tokens). */
 export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');

@@ -1,8 +1,48 @@
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { SignJWT, jwtVerify, errors as joseErrors, type JWTPayload } from 'jose';
 import { TOKEN_ALG, type SigningKeys } from './signing-keys.js';
 
 export const TOKEN_SCOPE = 'WebAPI';
-const AUDIENCE = 'docproc-api';
+
+/**
+ * What a token is for. Every kind is signed with the same keys, so the audience and the `typ`
+ * header are what keep a token of one kind from being accepted where another is expected.
+ */
+export interface TokenKind {
+  audience: string;
+  typ: string;
+}
+
+/** Client-credentials tokens of the external API. */
+const CLIENT_TOKEN: TokenKind = { audience: 'docproc-api', typ: 'at+jwt' };
+
+export interface TokenOptions {
+  issuer: string;
+  ttlSeconds: number;
+}
+
+export function signToken(keys: SigningKeys, kind: TokenKind, subject: string, claims: JWTPayload, options: TokenOptions): Promise<string> {
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: TOKEN_ALG, kid: keys.kid, typ: kind.typ })
+    .setSubject(subject)
+    .setIssuer(options.issuer)
+    .setAudience(kind.audience)
+    .setIssuedAt()
+    .setExpirationTime(`${options.ttlSeconds}s`)
+    .sign(keys.privateKey);
+}
+
+export class InvalidTokenError extends Error {}
+
+/** The payload of a valid, unexpired token of `kind`; anything else is an InvalidTokenError. */
+export async function verifyToken(keys: SigningKeys, kind: TokenKind, token: string, issuer: string): Promise<JWTPayload> {
+  try {
+    const { payload } = await jwtVerify(token, keys.publicKey, { algorithms: [TOKEN_ALG], issuer, audience: kind.audience, typ: kind.typ });
+    return payload;
+  } catch (err) {
+    if (err instanceof joseErrors.JWTExpired) throw new InvalidTokenError('The access token has expired');
+    throw new InvalidTokenError('The access token is invalid');
+  }
+}
 
 export interface TokenClaims {
   tenantId: number;
@@ -11,39 +51,14 @@ export interface TokenClaims {
   secretVersion: number;
 }
 
-export async function issueAccessToken(
-  keys: SigningKeys,
-  claims: TokenClaims,
-  options: { issuer: string; ttlSeconds: number },
-): Promise<string> {
-  return new SignJWT({ tid: claims.tenantId, sv: claims.secretVersion, scope: TOKEN_SCOPE })
-    .setProtectedHeader({ alg: TOKEN_ALG, kid: keys.kid, typ: 'at+jwt' })
-    .setSubject(claims.clientId)
-    .setIssuer(options.issuer)
-    .setAudience(AUDIENCE)
-    .setIssuedAt()
-    .setExpirationTime(`${options.ttlSeconds}s`)
-    .sign(keys.privateKey);
+export function issueAccessToken(keys: SigningKeys, claims: TokenClaims, options: TokenOptions): Promise<string> {
+  return signToken(keys, CLIENT_TOKEN, claims.clientId, { tid: claims.tenantId, sv: claims.secretVersion, scope: TOKEN_SCOPE }, options);
 }
 
-export class InvalidTokenError extends Error {}
-
 export async function verifyAccessToken(keys: SigningKeys, token: string, issuer: string): Promise<TokenClaims> {
-  try {
-    const { payload } = await jwtVerify(token, keys.publicKey, {
-      algorithms: [TOKEN_ALG],
-      issuer,
-      audience: AUDIENCE,
-      typ: 'at+jwt',
-    });
-    const { tid, sv, sub, scope } = payload as Record<string, unknown>;
-    if (typeof tid !== 'number' || typeof sv !== 'number' || typeof sub !== 'string' || scope !== TOKEN_SCOPE) {
-      throw new InvalidTokenError('The access token is missing required claims');
-    }
-    return { tenantId: tid, clientId: sub, secretVersion: sv };
-  } catch (err) {
-    if (err instanceof InvalidTokenError) throw err;
-    if (err instanceof joseErrors.JWTExpired) throw new InvalidTokenError('The access token has expired');
-    throw new InvalidTokenError('The access token is invalid');
+  const { tid, sv, sub, scope } = await verifyToken(keys, CLIENT_TOKEN, token, issuer);
+  if (typeof tid !== 'number' || typeof sv !== 'number' || typeof sub !== 'string' || scope !== TOKEN_SCOPE) {
+    throw new InvalidTokenError('The access token is missing required claims');
   }
+  return { tenantId: tid, clientId: sub, secretVersion: sv };
 }

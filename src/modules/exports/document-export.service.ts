@@ -4,6 +4,7 @@ import { BadRequestError } from '../../http/problem.js';
 import { toIso } from '../../http/schemas.js';
 import { signedFileUrl, userDisplayName, type ExportDeps } from './export-links.js';
 import { findTaskByRef, type TaskRef } from '../tasks/tasks.service.js';
+import { markHandedOver } from '../review/review.service.js';
 import { loadChunks, loadExportedTask, type ExportedTask } from './document-export.repository.js';
 import type {
   Chunk,
@@ -33,10 +34,12 @@ export async function getSimplifiedDocumentExport(deps: Deps, tenantId: number, 
 
 async function exportedDocument(deps: Deps, tenantId: number, ref: TaskRef) {
   const found = await findTaskByRef(deps.prisma, tenantId, ref);
-  const task = await loadExportedTask(deps.prisma, tenantId, found.id);
+  let task = await loadExportedTask(deps.prisma, tenantId, found.id);
   if (task.workspace.taskType === TaskType.Transcript) {
     throw new BadRequestError(`Task ${task.id} is a transcript task: use GetExportData/Transcript/${task.id}`, { title: 'NotADocumentTask' });
   }
+  // Reading the export of a reviewed task is its hand-over: the response already shows it.
+  if (await markHandedOver(deps.prisma, task.id)) task = await loadExportedTask(deps.prisma, tenantId, task.id);
   const chunks: Chunk[] = (await loadChunks(deps.prisma, task)).map((row) => ({
     // Stored by the models and the viewer in the Entity shape; the response schema checks it on the way out.
     entities: row.entities as Entity[],

@@ -5,6 +5,7 @@ import { BadRequestError } from '../../http/problem.js';
 import { toIso } from '../../http/schemas.js';
 import { signedFileUrl, userDisplayName, type ExportDeps } from './export-links.js';
 import { findTaskByRef, type TaskRef } from '../tasks/tasks.service.js';
+import { markHandedOver } from '../review/review.service.js';
 import {
   transcriptAnnotation,
   transcriptItem,
@@ -130,10 +131,12 @@ function taskFields(deps: Deps, task: LoadedTask, totalTimeInSeconds: number): T
 
 async function exportedTranscript(deps: Deps, tenantId: number, ref: TaskRef) {
   const found = await findTaskByRef(deps.prisma, tenantId, ref);
-  const task = await loadTask(deps.prisma, found.id);
+  let task = await loadTask(deps.prisma, found.id);
   if (task.workspace.taskType !== TaskType.Transcript) {
     throw new BadRequestError(`Task ${task.id} is not a transcript task: use GetExportData/${task.id}`, { title: 'NotATranscriptTask' });
   }
+  // Reading the export of a reviewed task is its hand-over: the response already shows it.
+  if (await markHandedOver(deps.prisma, task.id)) task = await loadTask(deps.prisma, task.id);
   return { task, transcript: await transcriptOf(deps.prisma, task) };
 }
 

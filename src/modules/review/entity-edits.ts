@@ -1,0 +1,40 @@
+import { invalidField } from '../../http/problem.js';
+import { normalizeValue } from '../../models/normalize.js';
+import type { Entity, KeyValue } from '../exports/document-export.schemas.js';
+import type { KeyValueEdit } from './review.schemas.js';
+
+export interface Edit {
+  userId: number;
+  at: Date;
+}
+
+function editedKeyValue(keyValue: KeyValue, edit: KeyValueEdit): KeyValue {
+  const content = edit.content ?? keyValue.content;
+  // A value that had a normalized form keeps one that matches its new content, unless the edit sends its own.
+  const renormalized = keyValue.contentNormalized === null || content === keyValue.content ? keyValue.contentNormalized : normalizeValue(content);
+  return { ...keyValue, content, contentNormalized: edit.contentNormalized === undefined ? renormalized : edit.contentNormalized };
+}
+
+/**
+ * A chunk's entities with the edits applied, or null when no value changed. An entity whose
+ * values change records the reviewer (editedBy, editedOn, and viewerEditedOn: a user's edit, not
+ * an API client's, so editedByExternal is cleared). `field` names the edits in error messages.
+ */
+export function applyKeyValueEdits(entities: readonly Entity[], edits: readonly KeyValueEdit[], by: Edit, field: string): Entity[] | null {
+  const result = [...entities];
+  const at = by.at.toISOString();
+  let changed = false;
+  edits.forEach((edit, i) => {
+    const entity = result[edit.entityIndex];
+    if (!entity) throw invalidField(`${field}.${i}.entityIndex`, `the chunk has ${entities.length} entities`);
+    const keyValue = entity.keyValues[edit.keyValueIndex];
+    if (!keyValue) throw invalidField(`${field}.${i}.keyValueIndex`, `entity ${edit.entityIndex} has ${entity.keyValues.length} keyValues`);
+    const next = editedKeyValue(keyValue, edit);
+    if (next.content === keyValue.content && next.contentNormalized === keyValue.contentNormalized) return;
+    const keyValues = [...entity.keyValues];
+    keyValues[edit.keyValueIndex] = next;
+    result[edit.entityIndex] = { ...entity, keyValues, editedBy: by.userId, editedOn: at, viewerEditedOn: at, editedByExternal: null };
+    changed = true;
+  });
+  return changed ? result : null;
+}

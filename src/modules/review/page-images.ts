@@ -1,0 +1,38 @@
+import { imagePageToPng } from '../../engines/image.js';
+import { renderPdfPage } from '../../engines/pdf.js';
+import { NotFoundError } from '../../http/problem.js';
+import type { LocalBlobStore } from '../../storage/blob-store.js';
+
+/** PDF pages are drawn at twice their size in points: sharp enough to read small print on a screen. */
+const PDF_DPI = 144;
+
+export interface PageSource {
+  sourceBlobKey: string | null;
+  sourceMimeType: string | null;
+}
+
+function sourceKind(task: PageSource): 'pdf' | 'image' | undefined {
+  if (!task.sourceBlobKey) return undefined;
+  if (task.sourceMimeType === 'application/pdf') return 'pdf';
+  return task.sourceMimeType?.startsWith('image/') ? 'image' : undefined;
+}
+
+/** Rendered image pixels per geometry unit (points for PDFs, pixels for images), or undefined when the task has no pages to show. */
+export function pixelsPerUnit(task: PageSource): number | undefined {
+  const kind = sourceKind(task);
+  return kind === undefined ? undefined : kind === 'pdf' ? PDF_DPI / 72 : 1;
+}
+
+/** One page (1-based) of the task's source file as a PNG. */
+export async function renderTaskPage(blobs: LocalBlobStore, task: PageSource, pageNumber: number): Promise<Buffer> {
+  const kind = sourceKind(task);
+  if (!kind) throw new NotFoundError('The task has no page images');
+  const file = blobs.localPath(task.sourceBlobKey!);
+  try {
+    return kind === 'pdf' ? await renderPdfPage(file, pageNumber, PDF_DPI) : await imagePageToPng(file, pageNumber - 1);
+  } catch (err) {
+    // Both engines throw RangeError for a page the file does not have.
+    if (err instanceof RangeError) throw new NotFoundError(`The task has no page ${pageNumber}`);
+    throw err;
+  }
+}

@@ -1,0 +1,123 @@
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXTERNAL_PREFIX } from '../src/app.js';
+import { IntegrationStatus, TaskAssignmentOrderType, TaskStatus, TemplateType } from '../src/domain/enums.js';
+import type { DocumentExportResponse } from '../src/modules/exports/document-export.schemas.js';
+import type { TranscriptExportResponse } from '../src/modules/exports/transcript-export.schemas.js';
+import { createTestTenant, type TestContext } from './support/context.js';
+import { createUser, entityIndex, PASSWORD, seedDocumentTask, seedTranscriptTask, type TestUser } from './support/review.js';
+import { createTestContext } from './support/context.js';
+
+/** Debian's chromium (apt-get install chromium), driven by playwright-core: no browser download. */
+const CHROMIUM = '/usr/bin/chromium';
+
+let ctx: TestContext;
+let browser: Browser;
+let baseUrl: string;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  baseUrl = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await ctx?.close();
+});
+
+/** A page that fails the test on script errors and refused resources (the page's content security policy). */
+async function openPage() {
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (err) => problems.push(err.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  return { page, problems };
+}
+
+async function logIn(page: Page, user: TestUser) {
+  await page.goto(`${baseUrl}/review/`);
+  await page.fill('#login-form [name=email]', user.email);
+  await page.fill('#login-form [name=password]', PASSWORD);
+  await page.click('#login-form button[type=submit]');
+}
+
+describe('reviewer page in Chromium', () => {
+  it('logs in, opens a task, edits a field and completes the review; the export shows the edit', async () => {
+    const t = await createTestTenant(ctx);
+    const user = await createUser(ctx, t);
+    const task = await seedDocumentTask(ctx, t, { assignedUsers: [user.email], order: TaskAssignmentOrderType.Sequential });
+    const total = await entityIndex('Total');
+
+    const { page, problems } = await openPage();
+    await logIn(page, user);
+    await page.click(`button[data-task-id="${task.id}"]`);
+    const field = page.locator(`input[data-chunk="1"][data-entity="${total}"]`);
+    await expect.poll(() => field.inputValue()).toBe('12.50 EUR');
+    // The page image arrived (fetched with the token) and the detections are boxes on it.
+    const image = page.locator('.page-image img');
+    await expect.poll(() => image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(1000);
+    await expect.poll(() => page.locator('.page-image .box').count()).toBeGreaterThan(3);
+    expect(await page.textContent('#task-state')).toContain('checked out until');
+
+    await field.fill('99.00 EUR');
+    await page.click('#complete');
+    await expect.poll(() => page.textContent('#message')).toContain(`Review of task #${task.id} completed`);
+    expect(await page.locator(`button[data-task-id="${task.id}"]`).count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+
+    expect(await ctx.prisma.task.findUniqueOrThrow({ where: { id: task.id } })).toMatchObject({
+      taskStatus: TaskStatus.ExportCompleted,
+      integrationStatus: IntegrationStatus.Queued,
+    });
+    const res = await ctx.app.inject({ method: 'GET', url: `${EXTERNAL_PREFIX}/sdtask/GetExportData/${task.id}`, headers: t.headers });
+    const exported: DocumentExportResponse = res.json();
+    expect(exported.chunks[0]!.entities[total]).toMatchObject({
+      editedBy: user.id,
+      keyValues: [expect.objectContaining({ content: '99.00 EUR', contentNormalized: '99.00' })],
+    });
+    expect(exported.chunks[0]).toMatchObject({ lastModifiedBy: user.id, version: '2' });
+    expect(exported).toMatchObject({ lastCheckedOutBy: user.id, lastCheckoutByUserName: user.name });
+  });
+
+  it('edits a transcript segment and adds an annotation; the transcript export shows both', async () => {
+    const t = await createTestTenant(ctx, { defaultTemplate: TemplateType.Transcripts });
+    const user = await createUser(ctx, t);
+    const task = await seedTranscriptTask(ctx, t);
+    const { page, problems } = await openPage();
+    await logIn(page, user);
+    await page.click(`button[data-task-id="${task.id}"]`);
+
+    const text = page.locator('textarea[data-segment="1"]');
+    await expect.poll(() => text.inputValue()).toBe('how can I help');
+    await text.fill('how may I help');
+    await page.locator('.segment').nth(1).locator('select').selectOption('agent');
+    await page.click('text=Add annotation');
+    await page.locator('#annotations [name=content]').fill('caller greets');
+    await page.click('#save');
+    await expect.poll(() => page.textContent('#message')).toBe('Saved.');
+    await page.click('#complete');
+    await expect.poll(() => page.textContent('#message')).toContain(`Review of task #${task.id} completed`);
+    expect(problems).toEqual([]);
+    await page.close();
+
+    const res = await ctx.app.inject({ method: 'GET', url: `${EXTERNAL_PREFIX}/sdtask/GetExportData/Transcript/${task.id}`, headers: t.headers });
+    const exported: TranscriptExportResponse = res.json();
+    expect(exported.transcript.transcripts[1]).toMatchObject({ speakerId: 'agent', displayText: 'how may I help' });
+    expect(exported.transcript.annotations).toEqual([expect.objectContaining({ content: 'caller greets', createdBy: user.id, createdByUserName: user.name })]);
+  });
+});
