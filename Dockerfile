@@ -12,9 +12,8 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY scripts ./scripts
 COPY prisma ./prisma
-# postinstall generates the Prisma client (offline; see scripts/prisma-generate.mjs). npm install
-# when npm ci refuses a lock made where some platforms' optional packages are unavailable (.ci/run).
-RUN npm ci --no-audit --no-fund || npm install --no-audit --no-fund
+# postinstall generates the Prisma client (offline; see scripts/prisma-generate.mjs).
+RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
 COPY public ./public
