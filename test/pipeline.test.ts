@@ -47,8 +47,8 @@ async function submit(t: TestTenant, file: string, body: Record<string, unknown>
 }
 
 describe('pre-processing', () => {
-  it('counts pages of PDFs, images and multi-page TIFFs, and minutes of MP3 and MP4', async () => {
-    const t = await createTestTenant(ctx);
+  it('brings PDFs, images, multi-page TIFFs, MP3 and MP4 to ToReview with their pages or minutes, consuming free volume', async () => {
+    const t = await createTestTenant(ctx, { freeVolume: 100 });
     const transcripts = (await createWorkspace(ctx.prisma, { tenantId: t.tenantId, name: 't', templateType: TemplateType.Transcripts })).workspaceId;
     const cases: Array<[string, number | undefined, number]> = [
       ['/doc.pdf', undefined, 4],
@@ -63,9 +63,10 @@ describe('pre-processing', () => {
       expect(task.totalPages, file).toBe(pages);
       expect(task.preProcessingStartedOn, file).not.toBeNull();
       expect(task.sourceBlobKey, file).toBeTruthy();
-      // Past pre-processing: only recognition decides between ToReview and RecognitionFailed.
-      expect([TaskStatus.ToReview, TaskStatus.RecognitionFailed], `${file}: ${task.failureReason}`).toContain(task.taskStatus);
+      expect(task.taskStatus, `${file}: ${task.failureReason}`).toBe(TaskStatus.ToReview);
     }
+    // 4 + 1 + 3 pages and 1 + 1 minutes processed.
+    expect((await ctx.prisma.tenant.findUniqueOrThrow({ where: { id: t.tenantId } })).freeVolume).toBe(100 - 10);
   });
 
   it('ends each failure in its own status with the reason kept', async () => {
@@ -127,7 +128,7 @@ describe('pre-processing', () => {
       expect(part).toMatchObject({ workspaceId: original.workspaceId, batchId: batch.batchId, metadata: { k: 'v' } });
       expect(part.assignments.map((a) => a.email)).toEqual(['r@example.com']);
       const done = await waitForFinalStatus(ctx, part.id);
-      expect([TaskStatus.ToReview, TaskStatus.RecognitionFailed]).toContain(done.taskStatus);
+      expect(done.taskStatus, done.failureReason ?? '').toBe(TaskStatus.ToReview);
     }
     const got = (await ctx.app.inject({ method: 'GET', url: `/api/v1.0/external/sdbatch?batchId=${batch.batchId}`, headers: t.headers })).json();
     expect(got.totalTasks).toBe(4);
