@@ -160,4 +160,13 @@ describe('Bearer authentication of the external API', () => {
     const good = await issueAccessToken(ctx.keys, { tenantId: t.tenantId, clientId: t.clientId, secretVersion: 1 }, { issuer: ctx.config.JWT_ISSUER, ttlSeconds: 60 });
     expect((await ctx.app.inject({ method: 'GET', url: workspacesUrl, headers: { authorization: `Bearer ${good}` } })).statusCode).toBe(200);
   });
+
+  it('refuses a token that expired after it was last accepted (the verification cache honours exp)', async () => {
+    const t = await createTestTenant(ctx);
+    const shortLived = await issueAccessToken(ctx.keys, { tenantId: t.tenantId, clientId: t.clientId, secretVersion: 1 }, { issuer: ctx.config.JWT_ISSUER, ttlSeconds: 1 });
+    const headers = { authorization: `Bearer ${shortLived}` };
+    expect((await ctx.app.inject({ method: 'GET', url: workspacesUrl, headers })).statusCode).toBe(200);
+    await new Promise((r) => setTimeout(r, 2100));
+    expect(expectProblem(await ctx.app.inject({ method: 'GET', url: workspacesUrl, headers }), 401).detail).toMatch(/expired/);
+  });
 });
