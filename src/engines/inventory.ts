@@ -1,6 +1,6 @@
 import { access, constants } from 'node:fs/promises';
 import path from 'node:path';
-import { createRequire } from 'node:module';
+import { wasmOcrAvailable } from './ocr-wasm.js';
 
 /** Which offline engines this process can use; logged at start-up and reported by /ready. */
 export interface EngineInventory {
@@ -27,15 +27,6 @@ export async function findOnPath(binary: string, searchPath = process.env.PATH ?
   return null;
 }
 
-function resolvable(moduleName: string): boolean {
-  try {
-    createRequire(import.meta.url).resolve(moduleName);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export async function detectEngines(options: { asrUrl?: string } = {}): Promise<EngineInventory> {
   const [tesseract, ffmpeg, ffprobe, pocketsphinx] = await Promise.all(
     ['tesseract', 'ffmpeg', 'ffprobe', 'pocketsphinx_continuous'].map((b) => findOnPath(b)),
@@ -45,7 +36,7 @@ export async function detectEngines(options: { asrUrl?: string } = {}): Promise<
     ffmpeg: ffmpeg ?? null,
     ffprobe: ffprobe ?? null,
     pocketsphinx: pocketsphinx ?? null,
-    tesseractJs: resolvable('tesseract.js'),
+    tesseractJs: wasmOcrAvailable(),
     remoteAsr: Boolean(options.asrUrl),
   };
 }

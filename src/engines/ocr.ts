@@ -1,5 +1,7 @@
 import type { Box } from './geometry.js';
 import { UnsupportedLanguageError } from './errors.js';
+import { findOnPath } from './inventory.js';
+import { wasmOcrTsv, type TsvOptions } from './ocr-wasm.js';
 import { runProcess } from './process.js';
 
 export interface OcrWord {
@@ -27,7 +29,12 @@ export interface OcrOptions {
   /** Resolution of the image when known (rendered PDF pages): spares tesseract a guess from the text size. */
   dpi?: number;
   timeoutMs?: number;
+  /** Which tesseract reads the image; by default the native one when on PATH, else tesseract.js. */
+  engine?: OcrEngine;
 }
+
+/** The native tesseract binary, or its tesseract.js (WASM) build bundled with the service. */
+export type OcrEngine = 'native' | 'wasm';
 
 // The traineddata installed with the service (tesseract-ocr-eng/-por/-fra/-deu/-spa), by primary language subtag.
 const TESSERACT_MODELS: Readonly<Record<string, string>> = { en: 'eng', pt: 'por', fr: 'fra', de: 'deu', es: 'spa' };
@@ -48,29 +55,52 @@ export function tesseractLanguage(tag: string): string {
   return model;
 }
 
-/** Recognizes the words of an image (PNG buffer or file path) with native tesseract. */
+let nativeLookup: Promise<string | null> | undefined;
+
+// Binaries are not installed or removed while the service runs: one PATH search per process.
+function findNativeTesseract(): Promise<string | null> {
+  nativeLookup ??= findOnPath('tesseract');
+  return nativeLookup;
+}
+
+/** The engine for a call: the one asked for, else native tesseract when found, else tesseract.js. */
+export async function chooseOcrEngine(
+  requested: OcrEngine | undefined,
+  findNative: () => Promise<string | null> = findNativeTesseract,
+): Promise<OcrEngine> {
+  return requested ?? ((await findNative()) ? 'native' : 'wasm');
+}
+
+/** Recognizes the words of an image (PNG buffer or file path) with native tesseract or tesseract.js. */
 export async function ocrImage(image: Buffer | string, options: OcrOptions = {}): Promise<OcrResult> {
   const languages = [...new Set((options.languages?.length ? options.languages : ['en']).map(tesseractLanguage))];
+  const recognize = (await chooseOcrEngine(options.engine)) === 'native' ? nativeTsv : wasmOcrTsv;
+  return parseTsv(await recognize(image, languages, { dpi: options.dpi, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS }));
+}
+
+async function nativeTsv(image: Buffer | string, languages: readonly string[], { dpi, timeoutMs }: TsvOptions): Promise<string> {
   const args = [
     typeof image === 'string' ? image : 'stdin',
     'stdout',
     '-l',
     languages.join('+'),
-    ...(options.dpi ? ['--dpi', String(Math.round(options.dpi))] : []),
+    ...(dpi ? ['--dpi', String(Math.round(dpi))] : []),
     'tsv',
   ];
   const { stdout } = await runProcess('tesseract', args, {
     input: typeof image === 'string' ? undefined : image,
-    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    timeoutMs,
     // Tesseract's OpenMP threads only contend with each other; parallelism comes from one process per core.
     env: { ...process.env, OMP_THREAD_LIMIT: '1' },
   });
-  return parseTsv(stdout.toString('utf8'));
+  return stdout.toString('utf8');
 }
 
+// The CLI's TSV starts with a header row, tesseract.js's (the library's GetTSVText) does not; the
+// header's level is not a number, so it matches neither level below.
 function parseTsv(tsv: string): OcrResult {
   const result: OcrResult = { width: 0, height: 0, words: [] };
-  for (const row of tsv.split('\n').slice(1)) {
+  for (const row of tsv.split('\n')) {
     const cells = row.split('\t');
     if (cells.length <= COLUMN.text) continue;
     const number = (column: keyof typeof COLUMN) => Number(cells[COLUMN[column]]);

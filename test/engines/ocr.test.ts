@@ -135,9 +135,10 @@ describe('ocr engine', () => {
     expect(() => tesseractLanguage('ja-JP')).toThrow(UnsupportedLanguageError);
   });
 
-  it('says clearly when tesseract is not installed', async () => {
+  it('says clearly when the native tesseract is asked for but not installed', async () => {
+    // By default a missing binary falls back to tesseract.js (ocr-wasm.test.ts); forced native, it is an error.
     vi.stubEnv('PATH', '/nonexistent');
-    await expect(ocrImage(clean)).rejects.toThrow(EngineMissingError);
-    await expect(ocrImage(clean)).rejects.toThrow('tesseract is not installed');
+    await expect(ocrImage(clean, { engine: 'native' })).rejects.toThrow(EngineMissingError);
+    await expect(ocrImage(clean, { engine: 'native' })).rejects.toThrow('tesseract is not installed');
   });
 });
