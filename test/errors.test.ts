@@ -53,6 +53,37 @@ describe('error responses', () => {
   });
 });
 
+describe('numbers beyond the database range', () => {
+  it('answers ids past int4 with 400 on every route that takes one, never 500', async () => {
+    const t = await createTestTenant(ctx);
+    const big = '99999999999';
+    const gets = [
+      `/api/v1.0/external/sdtask/status?taskid=${big}`,
+      `/api/v1.0/external/sdbatch?batchId=${big}`,
+      `/api/v1.0/external/sdtask/GetExportData/${big}`,
+      `/api/v1.0/external/sdtask/GetExportData/Transcript/${big}/simplified`,
+      `/api/v1.0/external/sdtask/statuslistpaginated?startDate=2025-01-01&workspaceId=${big}`,
+      `/api/v1.0/external/sdbatch/paginated?startDate=2025-01-01&workspaceId=${big}`,
+      `/api/v1.0/external/sdworkspace/allusers/${big}`,
+      `/api/v1.0/external/transcripts/speakers/tasks/${big}/1`,
+    ];
+    for (const url of gets) expectProblem(await ctx.app.inject({ method: 'GET', url, headers: t.headers }), 400);
+    for (const payload of [{ workspaceId: Number(big), context: { url: 'http://127.0.0.1:1/x.pdf' } }, { batchId: Number(big), context: { url: 'http://127.0.0.1:1/x.pdf' } }]) {
+      expectProblem(await ctx.app.inject({ method: 'POST', url: '/api/v1.0/external/sdtask/process', headers: t.headers, payload }), 400);
+    }
+    expectProblem(await ctx.app.inject({ method: 'POST', url: '/api/v1.0/external/sdbatch', headers: t.headers, payload: { displayName: 'b', workspaceId: Number(big) } }), 400);
+  });
+
+  it('answers a page far past the end with an empty page, never an error', async () => {
+    const t = await createTestTenant(ctx);
+    for (const url of ['/api/v1.0/external/sdtask/statuslistpaginated', '/api/v1.0/external/sdbatch/paginated']) {
+      const res = await ctx.app.inject({ method: 'GET', url: `${url}?startDate=2025-01-01&pageNumber=99999999999&pageSize=500`, headers: t.headers });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ items: [], pageNumber: 99999999999, totalCount: 0 });
+    }
+  });
+});
+
 describe('rate limits', () => {
   it('answers 429 with Retry-After and RateLimit headers once a client exceeds its budget, per client', async () => {
     const limited = await createTestContext({ RATE_LIMIT_PER_MINUTE: '3' });

@@ -53,3 +53,6 @@ export const queryInt = z.coerce.number().int();
 export const MAX_ROW_ID = 2_147_483_647;
 /** A row id in a path or query. */
 export const rowId = queryInt.positive().max(MAX_ROW_ID);
+
+/** The same in a JSON body, where a number must be a number. */
+export const bodyRowId = z.number().int().positive().max(MAX_ROW_ID);

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { paginationQuery, pageSchema, sortParam, utcDateTime } from '../../http/list-query.js';
-import { isoDateTime, queryInt, repeatable } from '../../http/schemas.js';
+import { bodyRowId, isoDateTime, repeatable, rowId } from '../../http/schemas.js';
 
 export const createBatchBody = z
   .object({
     displayName: z.string().trim().min(1).max(256),
     description: z.string().max(2000).optional(),
-    workspaceId: z.number().int().positive().optional().describe('Default workspace if omitted'),
+    workspaceId: bodyRowId.optional().describe('Default workspace if omitted'),
   })
   .meta({ id: 'CreateBatchRequest' });
 
@@ -25,7 +25,7 @@ export type BatchResponse = z.infer<typeof batchResponse>;
 
 export const batchPage = pageSchema(batchResponse, 'BatchPage');
 
-export const getBatchQuery = z.object({ batchId: queryInt.positive() });
+export const getBatchQuery = z.object({ batchId: rowId });
 
 export const BATCH_SORT_FIELDS = ['createdOn', 'batchId', 'displayName', 'totalTasks'] as const;
 export type BatchSortField = (typeof BATCH_SORT_FIELDS)[number];
@@ -33,7 +33,7 @@ export type BatchSortField = (typeof BATCH_SORT_FIELDS)[number];
 export const batchPageQuery = z.object({
   startDate: utcDateTime.optional().describe('Batches created at or after'),
   endDate: utcDateTime.optional().describe('Batches created before'),
-  workspaceId: repeatable(queryInt.positive()),
+  workspaceId: repeatable(rowId),
   sort: sortParam(BATCH_SORT_FIELDS, 'createdOn'),
   ...paginationQuery,
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateTime, queryInt } from '../../http/schemas.js';
+import { isoDateTime, rowId } from '../../http/schemas.js';
 
 /**
  * The document export models of the spec ("Export models"), table by table. Geometry is in the
@@ -240,10 +240,10 @@ export const simplifiedDocumentExportResponse = z
   .meta({ id: 'SimplifiedDocumentExportResponse' });
 export type SimplifiedDocumentExportResponse = z.infer<typeof simplifiedDocumentExportResponse>;
 
-export const exportPathParams = z.object({ taskid: queryInt.positive() });
+export const exportPathParams = z.object({ taskid: rowId });
 
 /** With the id in the path, externalId may name the same task; without it, either one names the task. */
 export const exportQuery = z.object({
   externalId: z.string().trim().min(1).max(128).optional(),
 });
-export const exportByQuery = exportQuery.extend({ taskid: queryInt.positive().optional() });
+export const exportByQuery = exportQuery.extend({ taskid: rowId.optional() });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { IntegrationStatus, TaskAssignmentOrderType, TaskStatus, TaskType } from '../../domain/enums.js';
 import { pageSchema, paginationQuery } from '../../http/list-query.js';
-import { intEnum, isoDateTime, rowId } from '../../http/schemas.js';
+import { bodyRowId, intEnum, isoDateTime, rowId } from '../../http/schemas.js';
 import { entity } from '../exports/document-export.schemas.js';
 import { transcriptAnnotation, transcriptItem, transcriptSpeaker } from '../exports/transcript-export.schemas.js';
 
@@ -11,7 +11,7 @@ export const loginBody = z
   .object({
     email: z.email().max(320),
     password: z.string().min(1).max(1024),
-    tenantId: z.number().int().positive().optional().describe('Needed when the email belongs to users of several organizations'),
+    tenantId: bodyRowId.optional().describe('Needed when the email belongs to users of several organizations'),
   })
   .meta({ id: 'ReviewLoginRequest' });
 export type LoginBody = z.infer<typeof loginBody>;
@@ -136,7 +136,7 @@ export const entityEditsBody = z
     chunks: z
       .array(
         z.object({
-          chunkNumber: z.number().int().positive(),
+          chunkNumber: bodyRowId,
           version: z.number().int().optional().describe('The version read; omit to overwrite whatever is stored'),
           edits: z.array(keyValueEdit).min(1).max(2000),
         }),

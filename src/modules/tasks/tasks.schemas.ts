@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { IntegrationStatus, TaskAssignmentOrderType, TaskStatus } from '../../domain/enums.js';
 import { paginationQuery, pageSchema, sortParam, utcDateTime } from '../../http/list-query.js';
-import { intEnum, isoDateTime, queryInt, repeatable } from '../../http/schemas.js';
+import { bodyRowId, intEnum, isoDateTime, repeatable, rowId } from '../../http/schemas.js';
 
 export const TRANSCRIPT_LANGUAGES = ['pt-PT', 'en-US', 'fr-FR', 'de-DE', 'es-ES'] as const;
 
@@ -41,8 +41,8 @@ export const createTaskBody = z
   .object({
     displayName: z.string().trim().min(1).max(256).optional().describe('Random name generated if omitted'),
     description: z.string().max(2000).optional(),
-    workspaceId: z.number().int().positive().optional().describe('Default workspace if omitted'),
-    batchId: z.number().int().positive().optional(),
+    workspaceId: bodyRowId.optional().describe('Default workspace if omitted'),
+    batchId: bodyRowId.optional(),
     externalId: z.string().trim().min(1).max(128).optional().describe('Unique within the organization; 409 on a duplicate'),
     priority: z.number().int().min(1).default(1).describe('1 = low; any value above 1 = high (only two lanes)'),
     context: taskContext,
@@ -105,7 +105,7 @@ export const taskPage = pageSchema(taskStatusResponse, 'TaskStatusPage');
 
 /** At least one of the two (checked by the service, so both shapes give the same problem). */
 export const taskRefQuery = z.object({
-  taskId: queryInt.positive().optional(),
+  taskId: rowId.optional(),
   externalId: z.string().trim().min(1).max(128).optional(),
 });
 
@@ -126,7 +126,7 @@ export const taskListFilters = {
   endDate: utcDateTime.optional().describe('Tasks created before'),
   taskStatus: repeatable(z.coerce.number().pipe(intEnum('TaskStatus', TaskStatus))).describe('Repeat for several values'),
   integrationStatus: repeatable(z.coerce.number().pipe(intEnum('IntegrationStatus', IntegrationStatus))),
-  workspaceId: repeatable(queryInt.positive()),
+  workspaceId: repeatable(rowId),
   externalIntegrationStatus: repeatable(z.string().max(32)),
   sort: sortParam(TASK_SORT_FIELDS, 'createdOn'),
 };
