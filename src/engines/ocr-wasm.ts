@@ -145,8 +145,21 @@ class LanguageWorker {
         if (this.jobs === 1) thread?.unref();
       }
     };
-    // A job cannot be cancelled inside the worker: ending it is the only way to stop the recognition.
-    return withTimeout(work(), timeoutMs, () => void this.close());
+    const job = work();
+    return withTimeout(job, timeoutMs, () => this.detachAfter(job));
+  }
+
+  /**
+   * A job cannot be cancelled inside a worker. Ending the worker at once would let the abandoned
+   * job call into a terminated worker, which tesseract.js answers with a rejection nobody can
+   * handle; so the worker is detached (new jobs get a new one) and ended once the job settles.
+   */
+  private detachAfter(job: Promise<unknown>): void {
+    const detached = this.worker;
+    this.worker = undefined;
+    void job
+      .catch(() => undefined)
+      .then(() => detached?.then(({ api }) => api.terminate(), () => undefined));
   }
 
   private loaded(): Promise<LoadedWorker> {
