@@ -1,19 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PDFDocument } from 'pdf-lib';
 import { IntegrationStatus, TaskStatus, TemplateType } from '../src/domain/enums.js';
 import { QueueName } from '../src/pipeline/queues.js';
 import { createWorkspace } from '../src/modules/tenants/tenants.service.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
+import { textPdf } from './support/fixtures.js';
 import { expectProblem } from './support/problem.js';
 
 let ctx: TestContext;
 let files: FileServer;
 beforeAll(async () => {
   ctx = await createTestContext({ SOURCE_URL_CHECK_TIMEOUT_MS: '500' });
-  const pdf = await PDFDocument.create();
-  pdf.addPage([595, 842]);
-  files = await startFileServer({ '/doc.pdf': { body: Buffer.from(await pdf.save()), type: 'application/pdf' } });
+  files = await startFileServer({ '/doc.pdf': { body: await textPdf(1), type: 'application/pdf' } });
 });
 afterAll(async () => {
   await ctx.close();

@@ -81,3 +81,13 @@ export function seededRandom(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** A paragraph of known words (invoice prose with numbers and punctuation) that the OCR tests render and read back. */
+export const KNOWN_PARAGRAPH = [
+  'The accountant reviews invoice number 2024/0117, issued on',
+  '15 January 2024 by Northwind Supplies for consulting services.',
+  'The subtotal is 1,250.00 EUR and the VAT amounts to 287.50 EUR,',
+  'so the total due is 1,537.50 EUR, payable by bank transfer within',
+  'thirty days of the invoice date to the account shown below.',
+];
+export const KNOWN_WORDS = KNOWN_PARAGRAPH.join(' ').split(' ');

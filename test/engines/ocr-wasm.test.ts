@@ -5,17 +5,8 @@ import { EngineTimeoutError } from '../../src/engines/errors.js';
 import { findOnPath } from '../../src/engines/inventory.js';
 import { closeWasmOcr } from '../../src/engines/ocr-wasm.js';
 import { chooseOcrEngine, ocrImage, type OcrOptions, type OcrResult } from '../../src/engines/ocr.js';
-import { textImage, useScratchDir, wordAccuracy } from './fixtures.js';
+import { KNOWN_PARAGRAPH, KNOWN_WORDS, textImage, useScratchDir, wordAccuracy } from './fixtures.js';
 
-// The page of the native engine's test: 12 pt serif at 300 dpi, as wide as A4.
-const PARAGRAPH = [
-  'The accountant reviews invoice number 2024/0117, issued on',
-  '15 January 2024 by Northwind Supplies for consulting services.',
-  'The subtotal is 1,250.00 EUR and the VAT amounts to 287.50 EUR,',
-  'so the total due is 1,537.50 EUR, payable by bank transfer within',
-  'thirty days of the invoice date to the account shown below.',
-];
-const EXPECTED_WORDS = PARAGRAPH.join(' ').split(' ');
 
 const nativeOnPath = Boolean(await findOnPath('tesseract'));
 
@@ -34,7 +25,7 @@ describe('tesseract.js fallback', () => {
   let clean: Buffer;
 
   beforeAll(async () => {
-    clean = await textImage(PARAGRAPH);
+    clean = await textImage(KNOWN_PARAGRAPH);
   });
 
   afterAll(() => closeWasmOcr());
@@ -52,13 +43,13 @@ describe('tesseract.js fallback', () => {
     // The first page pays for starting the worker; the second shows the cost per page after it.
     await timedOcr('clean page, new worker', clean, { engine: 'wasm' });
     const result = await timedOcr('clean page, warm worker', clean, { engine: 'wasm' });
-    const accuracy = wordAccuracy(EXPECTED_WORDS, wordsOf(result));
-    console.log(`[ocr-wasm] clean word accuracy: ${(accuracy * 100).toFixed(1)}% of ${EXPECTED_WORDS.length} words`);
+    const accuracy = wordAccuracy(KNOWN_WORDS, wordsOf(result));
+    console.log(`[ocr-wasm] clean word accuracy: ${(accuracy * 100).toFixed(1)}% of ${KNOWN_WORDS.length} words`);
     expect(accuracy).toBeGreaterThanOrEqual(0.95);
 
     const { width, height } = await sharp(clean).metadata();
     expect([result.width, result.height]).toEqual([width, height]);
-    expect(new Set(result.words.map((w) => `${w.block}.${w.paragraph}.${w.line}`)).size).toBe(PARAGRAPH.length);
+    expect(new Set(result.words.map((w) => `${w.block}.${w.paragraph}.${w.line}`)).size).toBe(KNOWN_PARAGRAPH.length);
     expect(result.words[0]).toMatchObject({ text: 'The', block: 1, paragraph: 1, line: 1, word: 1 });
     for (const { text, box, confidence } of result.words) {
       expect(text).not.toBe('');

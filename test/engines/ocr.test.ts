@@ -5,16 +5,8 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EngineMissingError, UnsupportedLanguageError } from '../../src/engines/errors.js';
 import { ocrImage, tesseractLanguage, type OcrResult } from '../../src/engines/ocr.js';
 import { pdfPageText, renderPdfPage, withPdf } from '../../src/engines/pdf.js';
-import { useScratchDir, seededRandom, textImage, wordAccuracy } from './fixtures.js';
+import { KNOWN_PARAGRAPH, KNOWN_WORDS, useScratchDir, seededRandom, textImage, wordAccuracy } from './fixtures.js';
 
-const PARAGRAPH = [
-  'The accountant reviews invoice number 2024/0117, issued on',
-  '15 January 2024 by Northwind Supplies for consulting services.',
-  'The subtotal is 1,250.00 EUR and the VAT amounts to 287.50 EUR,',
-  'so the total due is 1,537.50 EUR, payable by bank transfer within',
-  'thirty days of the invoice date to the account shown below.',
-];
-const EXPECTED_WORDS = PARAGRAPH.join(' ').split(' ');
 
 const wordsOf = (result: OcrResult) => result.words.map((w) => w.text);
 
@@ -46,7 +38,7 @@ describe('ocr engine', () => {
   let clean: Buffer;
 
   beforeAll(async () => {
-    clean = await textImage(PARAGRAPH);
+    clean = await textImage(KNOWN_PARAGRAPH);
   });
 
   afterEach(() => {
@@ -55,14 +47,14 @@ describe('ocr engine', () => {
 
   it('reads clean serif text word for word, with boxes, layout numbers and confidences', async () => {
     const result = await timedOcr('clean page', clean);
-    const accuracy = wordAccuracy(EXPECTED_WORDS, wordsOf(result));
-    console.log(`[ocr] clean word accuracy: ${(accuracy * 100).toFixed(1)}% of ${EXPECTED_WORDS.length} words`);
+    const accuracy = wordAccuracy(KNOWN_WORDS, wordsOf(result));
+    console.log(`[ocr] clean word accuracy: ${(accuracy * 100).toFixed(1)}% of ${KNOWN_WORDS.length} words`);
     expect(accuracy).toBeGreaterThanOrEqual(0.98);
 
     const { width, height } = await sharp(clean).metadata();
     expect([result.width, result.height]).toEqual([width, height]);
     const lines = new Set(result.words.map((w) => `${w.block}.${w.paragraph}.${w.line}`));
-    expect(lines.size).toBe(PARAGRAPH.length);
+    expect(lines.size).toBe(KNOWN_PARAGRAPH.length);
     const first = result.words[0]!;
     expect(first).toMatchObject({ text: 'The', block: 1, paragraph: 1, line: 1, word: 1 });
     // The first line's baseline is at y = 150 + 80 px with 50 px type, starting at x = 150 px.
@@ -83,7 +75,7 @@ describe('ocr engine', () => {
     const noisyPath = scratch.file('noisy.png');
     await writeFile(noisyPath, noisy);
     const result = await timedOcr('noisy page (from a file path)', noisyPath);
-    const accuracy = wordAccuracy(EXPECTED_WORDS, wordsOf(result));
+    const accuracy = wordAccuracy(KNOWN_WORDS, wordsOf(result));
     console.log(`[ocr] rotated 2° + noise word accuracy: ${(accuracy * 100).toFixed(1)}%`);
     expect(accuracy).toBeGreaterThanOrEqual(0.9);
   });

@@ -16,15 +16,8 @@ import {
   writeFixture,
   type Placed,
 } from './document-fixtures.js';
+import { KNOWN_PARAGRAPH, KNOWN_WORDS } from '../engines/fixtures.js';
 
-const PARAGRAPH = [
-  'The accountant reviews invoice number 2024/0117, issued on',
-  '15 January 2024 by Northwind Supplies for consulting services.',
-  'The subtotal is 1,250.00 EUR and the VAT amounts to 287.50 EUR,',
-  'so the total due is 1,537.50 EUR, payable by bank transfer within',
-  'thirty days of the invoice date to the account shown below.',
-];
-const EXPECTED_WORDS = PARAGRAPH.join(' ').split(' ');
 
 const TABLE = [
   ['Description', 'Qty', 'Unit price', 'Amount'],
@@ -46,7 +39,7 @@ function layoutPage(): Placed[] {
     { text: 'Quarterly Statement', x: 50, y: 60, size: 16 },
     { text: 'Account holder: Contoso Ltd', x: 50, y: 100 },
     { text: 'Statement date: 31/03/2024', x: 50, y: 116 },
-    ...PARAGRAPH.map((text, i) => ({ text, x: 50, y: 160 + 14 * i })),
+    ...KNOWN_PARAGRAPH.map((text, i) => ({ text, x: 50, y: 160 + 14 * i })),
     ...TABLE.flatMap((row, r) => row.map((text, c) => ({ text, x: TABLE_COLUMNS_PT[c]!, y: 270 + 18 * r }))),
     ...NEWS_COLUMNS.flatMap((column, c) => column.map((text, i) => ({ text, x: 50 + 260 * c, y: 620 + 13 * i, size: 9 }))),
   ];
@@ -75,7 +68,7 @@ describe('layout model', () => {
 
     it('reads lines and their words, with geometry in points and spans into the page text', () => {
       const lines = entities.filter((e) => e.type === 'Line');
-      expect(lineTexts(lines)).toEqual(expect.arrayContaining(['Quarterly Statement', ...PARAGRAPH, 'Consulting services', '1,000.00']));
+      expect(lineTexts(lines)).toEqual(expect.arrayContaining(['Quarterly Statement', ...KNOWN_PARAGRAPH, 'Consulting services', '1,000.00']));
       // The page text is the lines joined by line feeds: each line starts one character after the previous one ends.
       const spans = lines.map((line) => line.keyValues[0]!.spans[0]!).sort((a, b) => a.offset - b.offset);
       spans.slice(1).forEach((span, i) => expect(span.offset).toBe(spans[i]!.offset + spans[i]!.length + 1));
@@ -111,7 +104,7 @@ describe('layout model', () => {
 
     it('groups the paragraph lines into one paragraph, and each column of text into its own', () => {
       const paragraphs = entities.filter((e) => e.type === 'Paragraph').map((e) => e.keyValues[0]!.content);
-      expect(paragraphs).toContain(PARAGRAPH.join(' '));
+      expect(paragraphs).toContain(KNOWN_PARAGRAPH.join(' '));
       for (const column of NEWS_COLUMNS) expect(paragraphs).toContain(column.join(' '));
     });
 
@@ -167,7 +160,7 @@ describe('layout model', () => {
 
     beforeAll(async () => {
       clean = await renderPage([
-        ...PARAGRAPH.map((text, i) => ({ text, x: 150, y: 200 + 80 * i })),
+        ...KNOWN_PARAGRAPH.map((text, i) => ({ text, x: 150, y: 200 + 80 * i })),
         ...TABLE.flatMap((row, r) => row.map((text, c) => ({ text, x: [150, 1000, 1300, 1800][c]!, y: 750 + 80 * r }))),
       ]);
     });
@@ -176,8 +169,8 @@ describe('layout model', () => {
       const image = await writeFixture(file('clean.png'), clean);
       const entities = entitiesOf(await layoutModel(await modelInput(image, 'image', [1])));
       const words = entities.filter((e) => e.type === 'Line').flatMap((e) => e.keyValues.slice(1).map((w) => w.content));
-      const accuracy = wordAccuracy(EXPECTED_WORDS, words);
-      console.log(`[layout] clean scan word accuracy: ${(accuracy * 100).toFixed(1)}% of ${EXPECTED_WORDS.length} words`);
+      const accuracy = wordAccuracy(KNOWN_WORDS, words);
+      console.log(`[layout] clean scan word accuracy: ${(accuracy * 100).toFixed(1)}% of ${KNOWN_WORDS.length} words`);
       expect(accuracy).toBeGreaterThanOrEqual(0.98);
       const first = entities.find((e) => e.type === 'Line')!.keyValues[0]!;
       expect(first.boundingBox.left).toBeGreaterThan(140);
@@ -190,7 +183,7 @@ describe('layout model', () => {
       const image = await writeFixture(file('noisy.png'), await scannedLook(clean));
       const entities = entitiesOf(await layoutModel(await modelInput(image, 'image', [1])));
       const words = entities.filter((e) => e.type === 'Line').flatMap((e) => e.keyValues.slice(1).map((w) => w.content));
-      const accuracy = wordAccuracy(EXPECTED_WORDS, words);
+      const accuracy = wordAccuracy(KNOWN_WORDS, words);
       console.log(`[layout] 1.5° turned noisy scan word accuracy: ${(accuracy * 100).toFixed(1)}%`);
       expect(accuracy).toBeGreaterThanOrEqual(0.9);
       const table = entities.find((e) => e.type === 'Table')!.table!;
@@ -202,7 +195,7 @@ describe('layout model', () => {
       const pdf = await writeFixture(file('scanned.pdf'), await imagePdf([clean]));
       const result = documentResult(await layoutModel(await modelInput(pdf, 'pdf', [1])));
       const words = entitiesOf(result, 'Line').flatMap((e) => e.keyValues.slice(1).map((w) => w.content));
-      expect(wordAccuracy(EXPECTED_WORDS, words)).toBeGreaterThanOrEqual(0.98);
+      expect(wordAccuracy(KNOWN_WORDS, words)).toBeGreaterThanOrEqual(0.98);
       // 150 px at 300 dpi is 36 pt.
       const first = entitiesOf(result, 'Line')[0]!.keyValues[0]!.boundingBox;
       expect(first.left).toBeGreaterThan(33);
