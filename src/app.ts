@@ -53,6 +53,10 @@ export interface AppDeps {
 }
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Which per-client rate limit a route of the external API counts against (default general). */
+    rateLimitBudget?: 'general' | 'heavy';
+  }
   interface FastifyInstance {
     /** Every route registered, as `METHOD /url` (the OpenAPI test checks each one is documented). */
     routeCatalog: string[];
@@ -132,12 +136,23 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   // The reviewer API authenticates users itself (user tokens, never client tokens).
   await app.register(reviewRoutes, { ...deps, prefix: REVIEW_PREFIX });
   await app.register(reviewPageRoutes);
-  // Authentication first (onRequest), then the per-client rate limit keyed by the caller.
+  // Authentication first (onRequest), then the per-client rate limit keyed by the caller. The
+  // plugin applies at most one limiter per request, so each route gets exactly one: the general
+  // budget, or the heavy status list's own (config.rateLimitBudget 'heavy').
   const authenticated = (register: (scope: typeof app) => Promise<void>) => async (scope: typeof app) => {
+    const limiters = {
+      general: scope.rateLimit({ max: deps.config.RATE_LIMIT_PER_MINUTE, timeWindow: 60_000 }),
+      heavy: scope.rateLimit({
+        max: deps.config.RATE_LIMIT_HEAVY_PER_MINUTE,
+        timeWindow: 60_000,
+        keyGenerator: (request) => `heavy:${request.caller?.clientId ?? request.ip}`,
+      }),
+    };
     scope.addHook('onRequest', scope.authenticate);
-    scope.addHook('preHandler', scope.rateLimit({ max: deps.config.RATE_LIMIT_PER_MINUTE, timeWindow: 60_000 }));
     scope.addHook('onRoute', (route) => {
       route.schema = { ...route.schema, security: [{ bearer: [] }] };
+      const limiter = limiters[route.config?.rateLimitBudget ?? 'general'];
+      route.preHandler = [limiter, ...[route.preHandler ?? []].flat()];
     });
     await register(scope);
   };

@@ -105,4 +105,18 @@ describe('rate limits', () => {
       await limited.close();
     }
   });
+
+  it('gives the heavy status list its own smaller budget, without spending the general one', async () => {
+    const limited = await createTestContext({ RATE_LIMIT_HEAVY_PER_MINUTE: '2', RATE_LIMIT_PER_MINUTE: '100' });
+    try {
+      const t = await createTestTenant(limited);
+      const heavy = '/api/v1.0/external/sdtask/statuslist?startDate=2025-01-01';
+      for (let i = 0; i < 2; i += 1) expect((await limited.app.inject({ method: 'GET', url: heavy, headers: t.headers })).statusCode).toBe(200);
+      expectProblem(await limited.app.inject({ method: 'GET', url: heavy, headers: t.headers }), 429);
+      const paginated = await limited.app.inject({ method: 'GET', url: '/api/v1.0/external/sdtask/statuslistpaginated?startDate=2025-01-01', headers: t.headers });
+      expect(paginated.statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
 });

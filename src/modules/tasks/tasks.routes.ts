@@ -84,12 +84,8 @@ export const tasksRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => 
   app.get(
     '/sdtask/statuslist',
     {
-      // A budget of its own on top of the general one (a separate counter per client).
-      preHandler: app.rateLimit({
-        max: deps.config.RATE_LIMIT_HEAVY_PER_MINUTE,
-        timeWindow: 60_000,
-        keyGenerator: (request) => `heavy:${request.caller?.clientId ?? request.ip}`,
-      }),
+      // Its own, smaller per-client budget (RATE_LIMIT_HEAVY_PER_MINUTE), applied by app.ts.
+      config: { rateLimitBudget: 'heavy' },
       schema: {
         operationId: 'listTaskStatuses',
         tags,
