@@ -25,6 +25,7 @@ import { AppError } from './http/problem.js';
 import { installCaseInsensitiveQuery } from './http/query-keys.js';
 import { authPlugin } from './modules/auth/auth.plugin.js';
 import type { SigningKeys } from './modules/auth/signing-keys.js';
+import type { ClientSecretCache } from './modules/auth/client-secret-cache.js';
 import { tokenRoutes } from './modules/auth/token.routes.js';
 import { workspacesRoutes } from './modules/workspaces/workspaces.routes.js';
 import { createTaskRoute, tasksRoutes } from './modules/tasks/tasks.routes.js';
@@ -49,6 +50,8 @@ export interface AppDeps {
   /** HMAC key of signed file URLs. */
   fileUrlSecret: string;
   keys: SigningKeys;
+  /** Each organization's client secret version, for checking tokens without a query. */
+  clientSecrets: ClientSecretCache;
   engines: EngineInventory;
 }
 
@@ -115,7 +118,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  await app.register(authPlugin, { prisma: deps.prisma, keys: deps.keys, issuer: deps.config.JWT_ISSUER });
+  await app.register(authPlugin, { clients: deps.clientSecrets, keys: deps.keys, issuer: deps.config.JWT_ISSUER });
   await app.register(rateLimit, {
     global: false,
     redis: deps.redis,

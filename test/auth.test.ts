@@ -4,6 +4,7 @@ import { rotateClientSecret } from '../src/modules/tenants/tenants.service.js';
 import { issueAccessToken } from '../src/modules/auth/tokens.js';
 import { createTestContext, createTestTenant, requestToken, type TestContext } from './support/context.js';
 import { expectProblem } from './support/problem.js';
+import { waitFor } from './support/processes.js';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -136,11 +137,20 @@ describe('Bearer authentication of the external API', () => {
 
   it('stops the old secret and every token issued with it as soon as the secret is rotated', async () => {
     const t = await createTestTenant(ctx);
+    // The api remembers the secret version while it listens for changes: make sure it does, so
+    // this proves the rotation reaches a remembered version, not only a database lookup.
+    await ctx.clientSecrets.listen();
+    expect(ctx.clientSecrets.isListening).toBe(true);
     expect((await ctx.app.inject({ method: 'GET', url: workspacesUrl, headers: t.headers })).statusCode).toBe(200);
     const rotated = await rotateClientSecret(ctx.prisma, t.tenantId, 30);
     expect(rotated.clientId).toBe(t.clientId);
     expect(rotated.clientSecret).not.toBe(t.clientSecret);
-    expectProblem(await ctx.app.inject({ method: 'GET', url: workspacesUrl, headers: t.headers }), 401);
+    // Postgres announces the commit to the api's listening session; that takes a millisecond or so.
+    const refused = await waitFor(async () => {
+      const res = await ctx.app.inject({ method: 'GET', url: workspacesUrl, headers: t.headers });
+      return res.statusCode === 200 ? undefined : res;
+    }, 'the rotated token to be refused', 100, 20);
+    expectProblem(refused, 401);
     await expect(requestToken(ctx.app, t.clientId, t.clientSecret)).rejects.toThrow(/401/);
     const fresh = await requestToken(ctx.app, t.clientId, rotated.clientSecret);
     expect((await ctx.app.inject({ method: 'GET', url: workspacesUrl, headers: { authorization: `Bearer ${fresh}` } })).statusCode).toBe(200);

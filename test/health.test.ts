@@ -21,7 +21,7 @@ describe('/health and /ready', () => {
   it('answers 503 naming Redis when Redis is unreachable', async () => {
     // A port nothing listens on: connection refused, so the check fails fast.
     const deadRedis = createRedis('redis://127.0.0.1:1');
-    const app = await buildApp({ config: ctx.config, prisma: ctx.prisma, redis: deadRedis, queues: ctx.queues, blobs: ctx.blobs, fileUrlSecret: ctx.fileUrlSecret, keys: ctx.keys, engines: { tesseract: null, ffmpeg: null, ffprobe: null, pocketsphinx: null, tesseractJs: false, remoteAsr: false } });
+    const app = await buildApp({ config: ctx.config, prisma: ctx.prisma, redis: deadRedis, queues: ctx.queues, blobs: ctx.blobs, fileUrlSecret: ctx.fileUrlSecret, keys: ctx.keys, clientSecrets: ctx.clientSecrets, engines: { tesseract: null, ffmpeg: null, ffprobe: null, pocketsphinx: null, tesseractJs: false, remoteAsr: false } });
     try {
       const res = await app.inject({ method: 'GET', url: '/ready' });
       expect(res.statusCode).toBe(503);

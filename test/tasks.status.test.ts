@@ -59,6 +59,37 @@ describe('GET sdtask/status', () => {
     }
   });
 
+  it('answers exactly what is stored, as the list does, whatever the time zone of the process', async () => {
+    // The status is read by its own raw statement; a timestamp read as local time would shift here.
+    const savedTz = process.env.TZ;
+    process.env.TZ = 'Pacific/Chatham';
+    try {
+      const t = await createTestTenant(ctx);
+      const { taskId } = await createTask(t, { externalId: 'tz-1', displayName: 'tz' });
+      const startedAt = new Date('2026-03-04T05:06:07.089Z');
+      await ctx.prisma.task.update({
+        where: { id: taskId },
+        data: { taskStatus: TaskStatus.ToReview, totalPages: 4, restartCount: 2, preProcessingStartedOn: startedAt, warning: true, externalIntegrationStatus: 'sent' },
+      });
+      const row = await ctx.prisma.task.findUniqueOrThrow({ where: { id: taskId } });
+      const status = (await get(t, `${base}/status?taskid=${taskId}`)).json();
+      expect(status).toMatchObject({
+        createdOn: row.createdAt.toISOString(),
+        preProcessingStartedOn: startedAt.toISOString(),
+        taskStatus: TaskStatus.ToReview,
+        totalPages: 4,
+        restartCount: 2,
+        warning: true,
+        externalIntegrationStatus: 'sent',
+      });
+      const page = (await get(t, `${base}/statuslistpaginated?startDate=2020-01-01&pageSize=10`)).json();
+      expect(page.items).toEqual([status]);
+    } finally {
+      if (savedTz === undefined) delete process.env.TZ;
+      else process.env.TZ = savedTz;
+    }
+  });
+
   it('answers 400 without an id, 404 for unknown, mismatched or foreign ids', async () => {
     const t = await createTestTenant(ctx);
     const other = await createTestTenant(ctx);

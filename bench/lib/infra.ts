@@ -6,7 +6,7 @@ import { detectEngines } from '../../src/engines/inventory.js';
 import { generatePrivatePem, loadSigningKeys } from '../../src/modules/auth/signing-keys.js';
 import { closeQueues, createQueues } from '../../src/pipeline/queues.js';
 import { resolveInfrastructure } from '../../src/runtime/infrastructure.js';
-import { createBlobStore, createQueueRedis, createRedis, type Services } from '../../src/runtime/services.js';
+import { createBlobStore, createClientSecretCache, createQueueRedis, createRedis, type Services } from '../../src/runtime/services.js';
 import { loadFileUrlSecret } from '../../src/storage/signed-url.js';
 
 /** The benchmark's own database: it holds a million rows nobody else should see or pay for. */
@@ -76,6 +76,7 @@ export async function createBenchServices(config: Config, infra: BenchInfrastruc
   const redis = createRedis(infra.redisUrl);
   const queueRedis = createQueueRedis(infra.redisUrl);
   const queues = createQueues(queueRedis, BENCH_QUEUE_PREFIX);
+  const clientSecrets = createClientSecretCache(infra.databaseUrl, prisma);
   return {
     config,
     prisma,
@@ -84,8 +85,10 @@ export async function createBenchServices(config: Config, infra: BenchInfrastruc
     blobs: createBlobStore(config),
     fileUrlSecret: await loadFileUrlSecret(config),
     keys: await loadSigningKeys({ privateKeyPem: config.JWT_PRIVATE_KEY }),
+    clientSecrets,
     engines: await detectEngines({ asrUrl: config.ASR_URL }),
     close: async () => {
+      await clientSecrets.close();
       await Promise.all(Object.values(queues).map((q) => q.obliterate({ force: true }).catch(() => undefined)));
       await closeQueues(queues);
       queueRedis.disconnect();

@@ -1,8 +1,10 @@
 import { Redis } from 'ioredis';
 import type { AppDeps } from '../app.js';
 import type { Config } from '../config.js';
-import { createPrisma } from '../db/prisma.js';
+import { createPrisma, type PrismaClient } from '../db/prisma.js';
 import { detectEngines } from '../engines/inventory.js';
+import { ClientSecretCache } from '../modules/auth/client-secret-cache.js';
+import { findClientOfTenant } from '../modules/auth/clients.repository.js';
 import { loadSigningKeys } from '../modules/auth/signing-keys.js';
 import { closeQueues, createQueues } from '../pipeline/queues.js';
 import path from 'node:path';
@@ -33,6 +35,11 @@ export function createRedis(url: string): Redis {
   return redis;
 }
 
+/** The api's cache of client secret versions, listening on its own session of `databaseUrl`. */
+export function createClientSecretCache(databaseUrl: string, prisma: PrismaClient): ClientSecretCache {
+  return new ClientSecretCache(databaseUrl, (tenantId) => findClientOfTenant(prisma, tenantId));
+}
+
 export function createBlobStore(config: Config): LocalBlobStore {
   return new LocalBlobStore(path.join(config.DATA_DIR, 'blobs'));
 }
@@ -45,6 +52,7 @@ export async function createServices(config: Config, urls: { databaseUrl: string
   const engines = await detectEngines({ asrUrl: config.ASR_URL });
   const queueRedis = createQueueRedis(urls.redisUrl);
   const queues = createQueues(queueRedis);
+  const clientSecrets = createClientSecretCache(urls.databaseUrl, prisma);
   return {
     config,
     prisma,
@@ -53,8 +61,10 @@ export async function createServices(config: Config, urls: { databaseUrl: string
     blobs: createBlobStore(config),
     fileUrlSecret: await loadFileUrlSecret(config),
     keys,
+    clientSecrets,
     engines,
     close: async () => {
+      await clientSecrets.close();
       await closeQueues(queues);
       queueRedis.disconnect();
       redis.disconnect();

@@ -6,7 +6,8 @@ import { createPrisma, type PrismaClient } from '../../src/db/prisma.js';
 import { detectEngines, type EngineInventory } from '../../src/engines/inventory.js';
 import { loadSigningKeys, type SigningKeys } from '../../src/modules/auth/signing-keys.js';
 import { createTenant, type NewTenant } from '../../src/modules/tenants/tenants.service.js';
-import { createBlobStore, createQueueRedis, createRedis } from '../../src/runtime/services.js';
+import { createBlobStore, createClientSecretCache, createQueueRedis, createRedis } from '../../src/runtime/services.js';
+import type { ClientSecretCache } from '../../src/modules/auth/client-secret-cache.js';
 import type { LocalBlobStore } from '../../src/storage/blob-store.js';
 import { closeQueues, createQueues, type Queues } from '../../src/pipeline/queues.js';
 import type { Redis } from 'ioredis';
@@ -23,6 +24,7 @@ export interface TestContext {
   fileUrlSecret: string;
   config: Config;
   keys: SigningKeys;
+  clientSecrets: ClientSecretCache;
   engines: EngineInventory;
   close: () => Promise<void>;
 }
@@ -53,7 +55,8 @@ export async function createTestContext(overrides: Record<string, string> = {}):
   const queues = createQueues(queueRedis, queuePrefix);
   const blobs = createBlobStore(config);
   const fileUrlSecret = 'test-file-url-secret-0123456789abcdef';
-  const app = await buildApp({ config, prisma, redis, queues, blobs, fileUrlSecret, keys, engines });
+  const clientSecrets = createClientSecretCache(config.DATABASE_URL!, prisma);
+  const app = await buildApp({ config, prisma, redis, queues, blobs, fileUrlSecret, keys, clientSecrets, engines });
   await app.ready();
   return {
     app,
@@ -65,9 +68,11 @@ export async function createTestContext(overrides: Record<string, string> = {}):
     fileUrlSecret,
     config,
     keys,
+    clientSecrets,
     engines,
     close: async () => {
       await app.close();
+      await clientSecrets.close();
       await closeQueues(queues);
       queueRedis.disconnect();
       redis.disconnect();

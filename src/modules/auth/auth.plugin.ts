@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { PrismaClient } from '../../db/prisma.js';
 import { UnauthorizedError } from '../../http/problem.js';
-import { findClientOfTenant } from './clients.repository.js';
+import type { ClientSecretCache } from './client-secret-cache.js';
 import type { SigningKeys } from './signing-keys.js';
 import { InvalidTokenError, verifyAccessToken } from './tokens.js';
 
@@ -34,10 +33,11 @@ export function callerOf(request: FastifyRequest): Caller {
 
 /**
  * The caller behind an Authorization header: a valid token whose client still has that secret
- * version (checked on every request, so a rotated or expired secret stops its tokens at once).
+ * version (checked on every request, so a rotated or expired secret stops its tokens as soon as
+ * Postgres announces the change; see ClientSecretCache).
  */
 export async function authenticateBearer(
-  prisma: PrismaClient,
+  clients: ClientSecretCache,
   keys: SigningKeys,
   issuer: string,
   authorization: string | undefined,
@@ -52,7 +52,7 @@ export async function authenticateBearer(
     if (err instanceof InvalidTokenError) throw invalid(err.message);
     throw err;
   }
-  const client = await findClientOfTenant(prisma, claims.tenantId);
+  const client = await clients.get(claims.tenantId);
   if (!client || client.clientId !== claims.clientId || client.secretVersion !== claims.secretVersion) {
     throw invalid('The access token was revoked by a secret rotation');
   }
@@ -61,10 +61,10 @@ export async function authenticateBearer(
 }
 
 export const authPlugin = fp(
-  async (app: FastifyInstance, opts: { prisma: PrismaClient; keys: SigningKeys; issuer: string }) => {
+  async (app: FastifyInstance, opts: { clients: ClientSecretCache; keys: SigningKeys; issuer: string }) => {
     app.decorateRequest('caller', undefined);
     app.decorate('authenticate', async (request: FastifyRequest) => {
-      request.caller = await authenticateBearer(opts.prisma, opts.keys, opts.issuer, request.headers.authorization);
+      request.caller = await authenticateBearer(opts.clients, opts.keys, opts.issuer, request.headers.authorization);
     });
   },
   { name: 'auth' },

@@ -16,7 +16,7 @@ import { toIso } from '../../http/schemas.js';
 import { enqueuePreprocess } from '../../pipeline/queues.js';
 import { resolveWorkspace } from '../workspaces/workspaces.service.js';
 import { assertSourceAvailable } from './task-source.js';
-import { findTaskByExternalId, findTaskById, findUsersByEmail, takeTaskNumber, type TaskRow } from './tasks.repository.js';
+import { findTaskByExternalId, findTaskById, findTaskStatusRow, findUsersByEmail, takeTaskNumber, type TaskRow, type TaskStatusRow } from './tasks.repository.js';
 import type { CreateTaskBody, CreateTaskResponse, TaskStatusResponse } from './tasks.schemas.js';
 
 type Deps = Pick<AppDeps, 'prisma' | 'config' | 'queues'>;
@@ -44,7 +44,7 @@ export function integrationStatusText(status: number): string {
   return nameOf(IntegrationStatus, status) ?? 'Unknown';
 }
 
-export function toTaskStatusResponse(t: TaskRow): TaskStatusResponse {
+export function toTaskStatusResponse(t: TaskStatusRow): TaskStatusResponse {
   return {
     taskId: t.id,
     workspaceId: t.workspaceId,
@@ -238,28 +238,37 @@ export interface TaskRef {
   externalId?: string;
 }
 
-/** The task named by id and/or externalId; when both are given they must name the same task. */
-export async function findTaskByRef(db: Db, tenantId: number, ref: TaskRef): Promise<TaskRow> {
+function requireTaskRef(ref: TaskRef): void {
   if (ref.taskId === undefined && ref.externalId === undefined) {
     throw new BadRequestError('taskId or externalId is required', {
       title: 'ValidationError',
       errors: [{ field: 'taskId', message: 'taskId or externalId is required' }],
     });
   }
+}
+
+function taskNotFound(ref: TaskRef): NotFoundError {
+  return new NotFoundError(
+    ref.taskId !== undefined && ref.externalId !== undefined
+      ? `No task ${ref.taskId} with externalId ${ref.externalId}`
+      : `Task ${ref.taskId ?? ref.externalId} was not found`,
+  );
+}
+
+/** The task named by id and/or externalId; when both are given they must name the same task. */
+export async function findTaskByRef(db: Db, tenantId: number, ref: TaskRef): Promise<TaskRow> {
+  requireTaskRef(ref);
   const task =
     ref.taskId !== undefined ? await findTaskById(db, tenantId, ref.taskId) : await findTaskByExternalId(db, tenantId, ref.externalId!);
-  if (!task || (ref.externalId !== undefined && task.externalId !== ref.externalId)) {
-    throw new NotFoundError(
-      ref.taskId !== undefined && ref.externalId !== undefined
-        ? `No task ${ref.taskId} with externalId ${ref.externalId}`
-        : `Task ${ref.taskId ?? ref.externalId} was not found`,
-    );
-  }
+  if (!task || (ref.externalId !== undefined && task.externalId !== ref.externalId)) throw taskNotFound(ref);
   return task;
 }
 
 export async function getTaskStatus(db: Db, tenantId: number, ref: TaskRef): Promise<TaskStatusResponse> {
-  return toTaskStatusResponse(await findTaskByRef(db, tenantId, ref));
+  requireTaskRef(ref);
+  const row = await findTaskStatusRow(db, tenantId, ref);
+  if (!row) throw taskNotFound(ref);
+  return toTaskStatusResponse(row);
 }
 
 export async function setExternalIntegrationStatus(db: Db, tenantId: number, ref: TaskRef, value: string): Promise<void> {

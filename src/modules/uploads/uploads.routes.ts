@@ -66,7 +66,7 @@ export const uploadsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
   app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
 
   async function checkRequest(request: FastifyRequest, uploadId: string | undefined) {
-    const caller = await authenticateBearer(prisma, deps.keys, config.JWT_ISSUER, request.headers.authorization);
+    const caller = await authenticateBearer(deps.clientSecrets, deps.keys, config.JWT_ISSUER, request.headers.authorization);
     if (uploadId !== undefined) {
       const upload = await prisma.upload.findFirst({ where: { id: uploadId, tenantId: caller.tenantId } });
       if (!upload) throw new NotFoundError(`Upload ${uploadId} was not found`);
