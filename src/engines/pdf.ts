@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
-import { getDocument, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { getDocument, OPS, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PageViewport, PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 // Loading the worker module here registers its message handler on globalThis, so pdfjs parses in
 // this thread instead of looking up and importing a worker script.
@@ -108,6 +108,88 @@ export async function pdfPageText(doc: PDFDocumentProxy, pageNumber: number): Pr
       .filter((item): item is TextItem => 'str' in item)
       .flatMap((item) => wordsOfItem(item, content.styles[item.fontName], viewport));
     return { hasTextLayer: words.length > 0, words };
+  } finally {
+    page.cleanup();
+  }
+}
+
+/** A PDF transformation matrix [a, b, c, d, e, f]: (x, y) → (ax + cy + e, bx + dy + f). */
+type Matrix = readonly [number, number, number, number, number, number];
+
+const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
+
+/** `outer` after `inner`: what a point drawn under `inner` ends up at once `outer` applies too. */
+function compose(outer: Matrix, inner: Matrix): Matrix {
+  const [a, b, c, d, e, f] = outer;
+  const [a2, b2, c2, d2, e2, f2] = inner;
+  return [a * a2 + c * b2, b * a2 + d * b2, a * c2 + c * d2, b * c2 + d * d2, a * e2 + c * f2 + e, b * e2 + d * f2 + f];
+}
+
+function asMatrix(values: ArrayLike<number> | null | undefined): Matrix | null {
+  if (!values || values.length < 6) return null;
+  return [values[0]!, values[1]!, values[2]!, values[3]!, values[4]!, values[5]!];
+}
+
+/**
+ * Where a page paints raster images (scans pasted into a document, photos, signatures), in points
+ * with a top-left origin like word boxes. PDF draws every image into the unit square of the
+ * current transformation, so each box is that square under the transformation in force at the
+ * paint operator (tracked through save/restore, cm and form XObjects), then the viewport's.
+ */
+export async function pdfPageImageBoxes(doc: PDFDocumentProxy, pageNumber: number): Promise<Box[]> {
+  const page = await getPage(doc, pageNumber);
+  try {
+    const viewport = page.getViewport({ scale: 1 });
+    const { fnArray, argsArray } = await unreadableOnError(`page ${pageNumber} drawing`, () => page.getOperatorList());
+    const boxes: Box[] = [];
+    const unitSquare = (m: Matrix) =>
+      boundingBox(
+        [[0, 0], [1, 0], [0, 1], [1, 1]].map(([x, y]) => {
+          const [a, b, c, d, e, f] = m;
+          return viewport.convertToViewportPoint(a * x! + c * y! + e, b * x! + d * y! + f) as [number, number];
+        }),
+      );
+    let ctm: Matrix = IDENTITY;
+    const saved: Matrix[] = [];
+    for (let i = 0; i < fnArray.length; i++) {
+      const args = argsArray[i] as unknown[] | null;
+      switch (fnArray[i]) {
+        case OPS.save:
+          saved.push(ctm);
+          break;
+        case OPS.restore:
+        case OPS.paintFormXObjectEnd:
+          ctm = saved.pop() ?? ctm;
+          break;
+        case OPS.transform:
+          ctm = compose(ctm, asMatrix(args as number[]) ?? IDENTITY);
+          break;
+        case OPS.paintFormXObjectBegin:
+          saved.push(ctm);
+          ctm = compose(ctm, asMatrix(args?.[0] as number[] | null) ?? IDENTITY);
+          break;
+        case OPS.paintImageXObject:
+        case OPS.paintInlineImageXObject:
+        case OPS.paintImageMaskXObject:
+          boxes.push(unitSquare(ctm));
+          break;
+        case OPS.paintImageXObjectRepeat: {
+          // One image at many positions: [objId, scaleX, scaleY, x0, y0, x1, y1, ...].
+          const [, scaleX, scaleY, positions] = args as [unknown, number, number, ArrayLike<number>];
+          for (let p = 0; p + 1 < positions.length; p += 2) {
+            boxes.push(unitSquare(compose(ctm, [scaleX, 0, 0, scaleY, positions[p]!, positions[p + 1]!])));
+          }
+          break;
+        }
+        case OPS.paintInlineImageXObjectGroup: {
+          // Many small inline images: [imageData, [{ transform }, ...]].
+          const placements = (args?.[1] ?? []) as Array<{ transform: number[] }>;
+          for (const placement of placements) boxes.push(unitSquare(compose(ctm, asMatrix(placement.transform) ?? IDENTITY)));
+          break;
+        }
+      }
+    }
+    return boxes;
   } finally {
     page.cleanup();
   }

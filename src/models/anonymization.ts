@@ -35,16 +35,18 @@ export const anonymizationModel: Model = async (input) => {
   const pointsPerUnit = input.kind === 'pdf' ? 1 : 72 / ASSUMED_SCAN_DPI;
 
   const chunks = await detectPerPage(input, { languages: ocrLanguages(input) }, async (page, ref) => {
-    const text = buildPageText(page.words);
-    const findings = findPersonalData(text, dates);
+    // The text layer, and apart from it the text inside images on the page: the redacted copy is
+    // made of pixels, so personal data in a pasted scan would otherwise survive it.
+    const texts = [buildPageText(page.words), buildPageText(await page.imageWords())];
+    const found = texts.map((text) => ({ text, findings: findPersonalData(text, dates) }));
     const image = await page.image(dpi);
-    const boxes = findings
-      .flatMap(({ run }) => run.spans.flatMap((span) => boxesInRange(text, span.offset, span.offset + span.length)))
+    const boxes = found
+      .flatMap(({ text, findings }) => findings.flatMap(({ run }) => run.spans.flatMap((span) => boxesInRange(text, span.offset, span.offset + span.length))))
       .map((box) => scaleBox(growBox(box, box.height * REDACTION_MARGIN), 1 / image.unitsPerPixel));
     const redacted = await paintBoxes(image.png, boxes);
     if (asPng) png = redacted;
     else await pdf.addPage(redacted, page.width * pointsPerUnit, page.height * pointsPerUnit);
-    return findings.map((finding) => personalDataEntity(ref, finding));
+    return found.flatMap(({ findings }) => findings.map((finding) => personalDataEntity(ref, finding)));
   });
 
   const name = asPng ? 'redacted.png' : 'redacted.pdf';

@@ -1,8 +1,8 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { imagePageToPng } from '../engines/image.js';
+import { cropPng, imagePageToPng } from '../engines/image.js';
 import { ocrImage, type OcrOptions } from '../engines/ocr.js';
-import { openPdf, pdfInfo, pdfPageText, renderPdfPage } from '../engines/pdf.js';
-import { scaleBox, type Box } from './geometry.js';
+import { openPdf, pdfInfo, pdfPageImageBoxes, pdfPageText, renderPdfPage } from '../engines/pdf.js';
+import { centerOf, containsPoint, growBox, overlap, scaleBox, unionBox, type Box } from './geometry.js';
 import { ModelRejectedInputError, type ModelInput } from './model.js';
 
 export interface PageWord {
@@ -30,6 +30,13 @@ export interface SourcePage {
   words: PageWord[];
   /** The page as an image; PDF pages are rendered at `dpi` (images keep their own pixels). */
   image(dpi?: number): Promise<PageImage>;
+  /**
+   * Words inside the raster images of a text-layer page (a scan pasted into a document, a photo
+   * of an ID card), read by OCR, except where they repeat the text layer. None for OCRed pages:
+   * their OCR read the images already. Costs an OCR per image, so only models that must see
+   * every word on the page (anonymization) ask.
+   */
+  imageWords(): Promise<PageWord[]>;
 }
 
 export interface ReadOptions {
@@ -93,28 +100,82 @@ async function readPdfPage(pdf: PDFDocumentProxy, pageNumber: number, size: { wi
   const layer = await pdfPageText(pdf, pageNumber);
   if (layer.hasTextLayer) {
     const words = layer.words.map((word) => ({ ...word, confidence: 1 }));
-    return { pageNumber, ...size, textSource: 'textLayer', words, image };
+    const imageWords = async () => {
+      const regions = imageRegions(await pdfPageImageBoxes(pdf, pageNumber), size);
+      if (regions.length === 0) return [];
+      const { png, unitsPerPixel } = await image(OCR_DPI);
+      const found: PageWord[] = [];
+      for (const [index, region] of regions.entries()) {
+        const crop = await cropPng(png, scaleBox(region, 1 / unitsPerPixel));
+        const read = await ocrPage(crop, unitsPerPixel, { languages: options.languages, dpi: OCR_DPI }, `image${index}.`);
+        found.push(...read.words.map((word) => ({ ...word, box: { ...word.box, left: word.box.left + region.left, top: word.box.top + region.top } })));
+      }
+      return found.filter((word) => !repeatsTextLayer(word, words));
+    };
+    return { pageNumber, ...size, textSource: 'textLayer', words, image, imageWords };
   }
   const { png, unitsPerPixel } = await image(OCR_DPI);
   const { words } = await ocrPage(png, unitsPerPixel, { languages: options.languages, dpi: OCR_DPI });
-  return { pageNumber, ...size, textSource: 'ocr', words, image };
+  return { pageNumber, ...size, textSource: 'ocr', words, image, imageWords: async () => [] };
+}
+
+/** An image narrower or lower than this (points) holds no readable line of text: rules, bullets, dots. */
+const MIN_IMAGE_SIDE = 12;
+
+/**
+ * The parts of the page worth reading in the images painted on it: boxes clipped to the page,
+ * overlapping ones merged (tiled scans, an image over its own shadow), slivers dropped.
+ */
+function imageRegions(boxes: readonly Box[], page: { width: number; height: number }): Box[] {
+  const clipped = boxes
+    .map((box) => {
+      const left = Math.max(0, box.left);
+      const top = Math.max(0, box.top);
+      return { left, top, width: Math.min(page.width, box.left + box.width) - left, height: Math.min(page.height, box.top + box.height) - top };
+    })
+    .filter((box) => box.width >= MIN_IMAGE_SIDE && box.height >= MIN_IMAGE_SIDE);
+  const merged: Box[] = [];
+  for (let box of clipped) {
+    for (let i = merged.length - 1; i >= 0; i--) {
+      const other = merged[i]!;
+      const touching =
+        overlap(box.left, box.left + box.width, other.left, other.left + other.width) > 0 &&
+        overlap(box.top, box.top + box.height, other.top, other.top + other.height) > 0;
+      if (touching) {
+        box = unionBox([box, other]);
+        merged.splice(i, 1);
+        i = merged.length;
+      }
+    }
+    merged.push(box);
+  }
+  return merged;
+}
+
+/** True when an OCR word sits on a text-layer word: an image behind text (a letterhead, a scan under its OCR layer). */
+function repeatsTextLayer(word: PageWord, layer: readonly PageWord[]): boolean {
+  const center = centerOf(word.box);
+  return layer.some((other) => containsPoint(growBox(other.box, other.box.height * 0.25), center));
 }
 
 async function readImagePage(path: string, pageNumber: number, options: ReadOptions): Promise<SourcePage> {
   const png = await imagePageToPng(path, pageNumber - 1);
   const { width, height, words } = await ocrPage(png, 1, { languages: options.languages });
   const image = async () => ({ png, unitsPerPixel: 1 });
-  return { pageNumber, width, height, textSource: 'ocr', words, image };
+  return { pageNumber, width, height, textSource: 'ocr', words, image, imageWords: async () => [] };
 }
 
-/** OCR of a page image, its word boxes converted from pixels to page units. */
-async function ocrPage(png: Buffer, unitsPerPixel: number, options: OcrOptions) {
+/**
+ * OCR of a page image, its word boxes converted from pixels to page units. `linePrefix` keeps the
+ * lines of different images apart (tesseract numbers each image's lines from 1).
+ */
+async function ocrPage(png: Buffer, unitsPerPixel: number, options: OcrOptions, linePrefix = '') {
   const result = await ocrImage(png, options);
   const words: PageWord[] = result.words.map((word) => ({
     text: word.text,
     box: scaleBox(word.box, unitsPerPixel),
     confidence: word.confidence,
-    ocrLine: `${word.block}.${word.paragraph}.${word.line}`,
+    ocrLine: `${linePrefix}${word.block}.${word.paragraph}.${word.line}`,
   }));
   return { width: result.width, height: result.height, words };
 }

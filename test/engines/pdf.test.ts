@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PdfUnreadableError } from '../../src/engines/errors.js';
 import type { Box } from '../../src/engines/geometry.js';
-import { extractPdfPages, openPdf, pdfInfo, pdfPageText, renderPdfPage, withPdf } from '../../src/engines/pdf.js';
+import { extractPdfPages, openPdf, pdfInfo, pdfPageImageBoxes, pdfPageText, renderPdfPage, withPdf } from '../../src/engines/pdf.js';
 import { useScratchDir } from './fixtures.js';
 
 const A4 = [595.28, 841.89] as const;
@@ -136,6 +136,31 @@ describe('pdf engine', () => {
     const texts = await withPdf(out, async (doc) => [await pdfPageText(doc, 1), await pdfPageText(doc, 2)]);
     expect(texts.map((t) => t.words.map((w) => w.text).join(' '))).toEqual(['', SENTENCE]);
     await expect(extractPdfPages(textPdf, [2, 5], out)).rejects.toThrow(/5 are outside 1\.\.3/);
+  });
+
+  it('finds where raster images are painted, in points from the top-left, on plain and rotated pages', async () => {
+    const doc = await PDFDocument.create();
+    const png = await doc.embedPng(await sharp({ create: { width: 40, height: 20, channels: 3, background: '#888' } }).png().toBuffer());
+    const plain = doc.addPage([...A4]);
+    plain.drawImage(png, { x: 100, y: 500, width: 200, height: 100 });
+    plain.drawImage(png, { x: 50, y: 50, width: 60, height: 30 });
+    const rotated = doc.addPage([300, 200]);
+    rotated.setRotation(degrees(90));
+    rotated.drawImage(png, { x: 20, y: 30, width: 100, height: 50 });
+    doc.addPage([...A4]).drawText(SENTENCE, { x: 72, y: 700, size: 12 });
+    const file = scratch.file('images.pdf');
+    await writeFile(file, await doc.save());
+
+    const round = (boxes: Box[]) => boxes.map((b) => ({ left: Math.round(b.left), top: Math.round(b.top), width: Math.round(b.width), height: Math.round(b.height) }));
+    const [first, second, third] = await withPdf(file, async (pdf) => [await pdfPageImageBoxes(pdf, 1), await pdfPageImageBoxes(pdf, 2), await pdfPageImageBoxes(pdf, 3)]);
+    // Page 1: y from the top is 841.89 - 500 - 100 = 241.89 and 841.89 - 50 - 30 = 761.89.
+    expect(round(first!)).toEqual([
+      { left: 100, top: 242, width: 200, height: 100 },
+      { left: 50, top: 762, width: 60, height: 30 },
+    ]);
+    // Page 2 is shown turned 90 degrees clockwise (200 x 300): unrotated (x, y) lands at (y, x).
+    expect(round(second!)).toEqual([{ left: 30, top: 20, width: 50, height: 100 }]);
+    expect(third).toEqual([]);
   });
 
   it('throws PdfUnreadableError for corrupt files', async () => {

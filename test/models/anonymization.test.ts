@@ -121,6 +121,56 @@ describe('anonymization model', () => {
     });
   });
 
+  describe('on a PDF page with a text layer and a pasted scan', () => {
+    // 1600 x 300 px at 300 dpi is 384 x 72 pt; placed under the letter's text.
+    const SCAN_AT = { x: 50, y: 160, width: 384, height: 72 };
+
+    it('reads the personal data inside the image too, and paints it over', async () => {
+      const scan = await renderPage(
+        [
+          { text: 'Emergency contact: maria.lopes@example.com', x: 40, y: 110 },
+          { text: 'Tel: 912 345 678', x: 40, y: 220 },
+        ],
+        { width: 1600, height: 300 },
+      );
+      const letter: Placed[] = [
+        { text: 'Referral letter', x: 50, y: 60, size: 16 },
+        { text: 'Name: Anna Maria Eriksson', x: 50, y: 100 },
+        { text: 'The scan below was attached by the clinic.', x: 50, y: 130 },
+      ];
+      const pdf = await writeFixture(file('attached.pdf'), await textPdf([letter], [{ page: 1, png: scan, x: SCAN_AT.x, y: SCAN_AT.y, size: SCAN_AT.width, height: SCAN_AT.height }]));
+      const input = await modelInput(pdf, 'pdf', [1]);
+      const result = documentResult(await anonymizationModel(input));
+      expect(findings(result.chunks[0]!.entities)).toEqual([
+        ['Name', 'Anna Maria Eriksson'],
+        ['Email', 'maria.lopes@example.com'],
+        ['Phone', '912345678'],
+      ]);
+      // Found where the image shows it, in the page's points.
+      const email = result.chunks[0]!.entities.find((e) => e.category === 'Email')!.keyValues[0]!.boundingBox;
+      expect(email.left).toBeGreaterThan(SCAN_AT.x);
+      expect(email.right).toBeLessThan(SCAN_AT.x + SCAN_AT.width);
+      expect(email.top).toBeGreaterThan(SCAN_AT.y);
+      expect(email.bottom).toBeLessThan(SCAN_AT.y + SCAN_AT.height / 2);
+
+      const page = await ocrText(await renderPdfPage(path.join(input.outputs, 'redacted.pdf'), 1, 300));
+      for (const secret of ['maria.lopes', 'example.com', '345', 'Eriksson']) expect(page).not.toContain(secret);
+      for (const kept of ['Referral', 'Emergency', 'attached']) expect(page).toContain(kept);
+    });
+
+    it('reports text once when the image is a scan under its own text layer', async () => {
+      // A searchable scan: the page image, and the same words in an invisible layer beneath it.
+      const A4_AT_300_DPI = { width: 2480, height: 3508 };
+      const scan = await renderPage([{ text: 'Please reply to maria.lopes@example.com by Friday.', x: 150, y: 400 }], A4_AT_300_DPI);
+      const layer: Placed[] = [{ text: 'Please reply to maria.lopes@example.com by Friday.', x: 36, y: 96, size: 11, font: 'serif' }];
+      const pdf = await writeFixture(file('searchable.pdf'), await textPdf([layer], [{ page: 1, png: scan, x: 0, y: 0, size: 595.28, height: 841.89 }]));
+      const input = await modelInput(pdf, 'pdf', [1]);
+      const result = documentResult(await anonymizationModel(input));
+      expect(findings(result.chunks[0]!.entities)).toEqual([['Email', 'maria.lopes@example.com']]);
+      expect(await ocrText(await renderPdfPage(path.join(input.outputs, 'redacted.pdf'), 1, 300))).not.toContain('maria.lopes');
+    });
+  });
+
   it('redacts a photographed image into a PNG of the same size', async () => {
     const photo = await renderPage(
       [

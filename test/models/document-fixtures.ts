@@ -21,10 +21,13 @@ export interface Placed {
 
 const A4 = { width: 595.28, height: 841.89 };
 
-/** A PDF with a text layer (pdf-lib standard fonts), one list of placed texts per page; `images` are drawn too. */
+/**
+ * A PDF with a text layer (pdf-lib standard fonts), one list of placed texts per page; `images`
+ * are drawn too, `size` points wide (top-left at x, y) and `height` high (default: square).
+ */
 export async function textPdf(
   pages: ReadonlyArray<readonly Placed[]>,
-  images: ReadonlyArray<{ page: number; png: Buffer; x: number; y: number; size: number }> = [],
+  images: ReadonlyArray<{ page: number; png: Buffer; x: number; y: number; size: number; height?: number }> = [],
 ): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const fonts: Record<NonNullable<Placed['font']>, PDFFont> = {
@@ -36,9 +39,9 @@ export async function textPdf(
     const page = doc.addPage([A4.width, A4.height]);
     for (const { text, x, y, size = 11, font = 'sans' } of texts) page.drawText(text, { x, y: A4.height - y, size, font: fonts[font] });
   }
-  for (const { page, png, x, y, size } of images) {
+  for (const { page, png, x, y, size, height = size } of images) {
     const image = await doc.embedPng(png);
-    doc.getPage(page - 1).drawImage(image, { x, y: A4.height - y - size, width: size, height: size });
+    doc.getPage(page - 1).drawImage(image, { x, y: A4.height - y - height, width: size, height });
   }
   return doc.save();
 }
