@@ -4,6 +4,8 @@ import { QueueName } from '../src/pipeline/queues.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
 import { textPdf } from './support/fixtures.js';
+import { streamTasks } from '../src/modules/tasks/tasks.repository.js';
+import { taskListQuery } from '../src/modules/tasks/tasks.schemas.js';
 import { expectProblem } from './support/problem.js';
 
 let ctx: TestContext;
@@ -56,6 +58,44 @@ describe('GET sdtask/status', () => {
       expect(res.json()).toMatchObject(expected);
       expect(res.json()).not.toHaveProperty('restartCount');
       expect(new Date(res.json().createdOn).toISOString()).toBe(res.json().createdOn);
+    }
+  });
+
+  it('sorts by status, integration status, start and pages both ways, in pages and in the streamed batches alike', async () => {
+    const t = await createTestTenant(ctx);
+    const ids: number[] = [];
+    for (let i = 0; i < 6; i++) ids.push((await createTask(t)).taskId);
+    // Ties in every column (broken by id), and three tasks never pre-processed (null start), so
+    // batches of two end between two nulls in both directions.
+    const values = [
+      { taskStatus: TaskStatus.ToReview, integrationStatus: IntegrationStatus.Never, totalPages: 3, preProcessingStartedOn: new Date('2026-01-02T00:00:00Z') },
+      { taskStatus: TaskStatus.QueuedForPreProcessing, integrationStatus: IntegrationStatus.Never, totalPages: 0, preProcessingStartedOn: null },
+      { taskStatus: TaskStatus.Processed, integrationStatus: IntegrationStatus.Successful, totalPages: 3, preProcessingStartedOn: new Date('2026-01-01T00:00:00Z') },
+      { taskStatus: TaskStatus.ToReview, integrationStatus: IntegrationStatus.Failed, totalPages: 7, preProcessingStartedOn: new Date('2026-01-03T00:00:00Z') },
+      { taskStatus: TaskStatus.QueuedForPreProcessing, integrationStatus: IntegrationStatus.Never, totalPages: 0, preProcessingStartedOn: null },
+      { taskStatus: TaskStatus.Processed, integrationStatus: IntegrationStatus.Successful, totalPages: 1, preProcessingStartedOn: null },
+    ];
+    for (const [i, data] of values.entries()) await ctx.prisma.task.update({ where: { id: ids[i] }, data });
+    const rows = values.map((v, i) => ({ id: ids[i]!, ...v, start: v.preProcessingStartedOn?.getTime() ?? Infinity }));
+    const keyOf = { taskStatus: 'taskStatus', integrationStatus: 'integrationStatus', preProcessingStartedOn: 'start', totalPages: 'totalPages' } as const;
+
+    for (const field of Object.keys(keyOf) as Array<keyof typeof keyOf>) {
+      for (const descending of [false, true]) {
+        const sort = `${descending ? '-' : ''}${field}`;
+        const sign = descending ? -1 : 1;
+        const expected = [...rows].sort((a, b) => sign * (a[keyOf[field]] - b[keyOf[field]] || a.id - b.id)).map((r) => r.id);
+        const paged: number[] = [];
+        for (let page = 1; page <= 3; page++) {
+          const res = await get(t, `${base}/statuslistpaginated?startDate=2020-01-01&pageSize=2&pageNumber=${page}&sort=${sort}`);
+          paged.push(...res.json().items.map((item: { taskId: number }) => item.taskId));
+        }
+        expect(paged, sort).toEqual(expected);
+        const streamed: number[] = [];
+        for await (const batch of streamTasks(ctx.prisma, t.tenantId, taskListQuery.parse({ startDate: '2020-01-01', sort }), 2)) {
+          streamed.push(...batch.map((task) => task.id));
+        }
+        expect(streamed, `${sort} streamed`).toEqual(expected);
+      }
     }
   });
 

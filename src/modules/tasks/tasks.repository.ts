@@ -95,14 +95,16 @@ export function taskListWhere(tenantId: number, q: TaskListQuery): Prisma.TaskWh
   };
 }
 
-/** Sort by the requested property, ties broken by id so pages never repeat or skip rows. */
+/**
+ * Sort by the requested property, ties broken by id so pages never repeat or skip rows. Each
+ * order is one a (tenantId, column, id) index gives read forwards or backwards; a task not yet
+ * pre-processed (preProcessingStartedOn null) sorts as starting after every started one, which is
+ * Postgres' own order for nulls in both directions.
+ */
 export function taskListOrder(sort: SortSpec<TaskSortField>): Prisma.TaskOrderByWithRelationInput[] {
   const direction = sort.descending ? 'desc' : 'asc';
   const column = sortColumn[sort.field];
-  const primary: Prisma.TaskOrderByWithRelationInput =
-    column === 'preProcessingStartedOn'
-      ? { preProcessingStartedOn: { sort: direction, nulls: 'first' } }
-      : ({ [column]: direction } as Prisma.TaskOrderByWithRelationInput);
+  const primary = { [column]: direction } as Prisma.TaskOrderByWithRelationInput;
   return column === 'id' ? [primary] : [primary, { id: direction }];
 }
 
