@@ -100,23 +100,32 @@ async function readPdfPage(pdf: PDFDocumentProxy, pageNumber: number, size: { wi
   const layer = await pdfPageText(pdf, pageNumber);
   if (layer.hasTextLayer) {
     const words = layer.words.map((word) => ({ ...word, confidence: 1 }));
-    const imageWords = async () => {
-      const regions = imageRegions(await pdfPageImageBoxes(pdf, pageNumber), size);
-      if (regions.length === 0) return [];
-      const { png, unitsPerPixel } = await image(OCR_DPI);
-      const found: PageWord[] = [];
-      for (const [index, region] of regions.entries()) {
-        const crop = await cropPng(png, scaleBox(region, 1 / unitsPerPixel));
-        const read = await ocrPage(crop, unitsPerPixel, { languages: options.languages, dpi: OCR_DPI }, `image${index}.`);
-        found.push(...read.words.map((word) => ({ ...word, box: { ...word.box, left: word.box.left + region.left, top: word.box.top + region.top } })));
-      }
-      return found.filter((word) => !repeatsTextLayer(word, words));
-    };
+    const imageWords = async () => readImageWords(await pdfPageImageBoxes(pdf, pageNumber), size, words, image, options);
     return { pageNumber, ...size, textSource: 'textLayer', words, image, imageWords };
   }
   const { png, unitsPerPixel } = await image(OCR_DPI);
   const { words } = await ocrPage(png, unitsPerPixel, { languages: options.languages, dpi: OCR_DPI });
   return { pageNumber, ...size, textSource: 'ocr', words, image, imageWords: async () => [] };
+}
+
+/** OCR of each image region of a text-layer page, in page units, without what the text layer already says. */
+async function readImageWords(
+  imageBoxes: readonly Box[],
+  size: { width: number; height: number },
+  layerWords: readonly PageWord[],
+  image: (dpi: number) => Promise<PageImage>,
+  options: ReadOptions,
+): Promise<PageWord[]> {
+  const regions = imageRegions(imageBoxes, size);
+  if (regions.length === 0) return [];
+  const { png, unitsPerPixel } = await image(OCR_DPI);
+  const found: PageWord[] = [];
+  for (const [index, region] of regions.entries()) {
+    const crop = await cropPng(png, scaleBox(region, 1 / unitsPerPixel));
+    const read = await ocrPage(crop, unitsPerPixel, { languages: options.languages, dpi: OCR_DPI }, `image${index}.`);
+    for (const word of read.words) found.push({ ...word, box: { ...word.box, left: word.box.left + region.left, top: word.box.top + region.top } });
+  }
+  return found.filter((word) => !repeatsTextLayer(word, layerWords));
 }
 
 /** An image narrower or lower than this (points) holds no readable line of text: rules, bullets, dots. */

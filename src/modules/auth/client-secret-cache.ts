@@ -65,7 +65,10 @@ export class ClientSecretCache {
   }
 
   async get(tenantId: number): Promise<ClientStanding | null> {
-    if (!this.started) this.start();
+    if (!this.started) {
+      this.started = true;
+      void this.connect();
+    }
     if (this.listening) {
       const hit = this.entries.get(tenantId);
       if (hit && Date.now() - hit.loadedAt < MAX_AGE_MS) return hit.standing;
@@ -92,11 +95,6 @@ export class ClientSecretCache {
     const session = this.session;
     this.session = undefined;
     await session?.end().catch(() => undefined);
-  }
-
-  private start(): void {
-    this.started = true;
-    void this.connect();
   }
 
   private connect(): Promise<void> {

@@ -35,6 +35,8 @@ const STATUS_COLUMNS = [
 export type TaskStatusRow = Pick<TaskRow, (typeof STATUS_COLUMNS)[number]>;
 
 const statusColumnList = Prisma.raw(STATUS_COLUMNS.map((column) => `"${column}"`).join(', '));
+/** The same columns for Prisma's select: lists read what a status needs, never the stored request. */
+const statusSelect = Object.fromEntries(STATUS_COLUMNS.map((column) => [column, true])) as { [K in (typeof STATUS_COLUMNS)[number]]: true };
 
 /**
  * The status columns of the task with this id and/or externalId (both must match when both are
@@ -111,7 +113,7 @@ export function taskListOrder(sort: SortSpec<TaskSortField>): Prisma.TaskOrderBy
 export async function listTaskPage(db: Db, tenantId: number, q: TaskListQuery, page: { pageNumber: number; pageSize: number }) {
   const where = taskListWhere(tenantId, q);
   const [items, total] = await Promise.all([
-    db.task.findMany({ where, orderBy: taskListOrder(q.sort), skip: (page.pageNumber - 1) * page.pageSize, take: page.pageSize }),
+    db.task.findMany({ where, orderBy: taskListOrder(q.sort), skip: (page.pageNumber - 1) * page.pageSize, take: page.pageSize, select: statusSelect }),
     countTasks(db, tenantId, q),
   ]);
   return { items, total };
@@ -160,7 +162,7 @@ export async function countTasks(db: Db, tenantId: number, q: TaskListQuery): Pr
  * Every matching task, in batches, without holding them all in memory: keyset pagination on the
  * sort key and id (Prisma's cursor), so each batch is an index range scan.
  */
-export async function* streamTasks(db: Db, tenantId: number, q: TaskListQuery, batchSize = 1000): AsyncGenerator<TaskRow[]> {
+export async function* streamTasks(db: Db, tenantId: number, q: TaskListQuery, batchSize = 1000): AsyncGenerator<TaskStatusRow[]> {
   const where = taskListWhere(tenantId, q);
   const orderBy = taskListOrder(q.sort);
   let cursor: number | undefined;
@@ -169,6 +171,7 @@ export async function* streamTasks(db: Db, tenantId: number, q: TaskListQuery, b
       where,
       orderBy,
       take: batchSize,
+      select: statusSelect,
       ...(cursor !== undefined ? { cursor: { id: cursor }, skip: 1 } : {}),
     });
     if (batch.length > 0) yield batch;
