@@ -53,6 +53,7 @@ export class ClientSecretCache {
   private reconnectDelay = RECONNECT_MIN_MS;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private connecting: Promise<void> | undefined;
+  private heard = 0;
 
   constructor(
     private readonly databaseUrl: string,
@@ -62,6 +63,11 @@ export class ClientSecretCache {
   /** True while notifications arrive, i.e. while lookups may be answered from memory. */
   get isListening(): boolean {
     return this.listening;
+  }
+
+  /** Changes announced to this cache so far (lets a test wait for one to arrive). */
+  get changesHeard(): number {
+    return this.heard;
   }
 
   async get(tenantId: number): Promise<ClientStanding | null> {
@@ -121,6 +127,7 @@ export class ClientSecretCache {
     session.on('end', lost);
     session.on('notification', (message) => {
       if (this.session !== session || message.channel !== API_CLIENT_CHANNEL) return;
+      this.heard += 1;
       this.generation += 1;
       const tenantId = Number(message.payload);
       if (Number.isInteger(tenantId)) this.entries.delete(tenantId);
