@@ -130,6 +130,8 @@ async function readImageWords(
 
 /** An image narrower or lower than this (points) holds no readable line of text: rules, bullets, dots. */
 const MIN_IMAGE_SIDE = 12;
+/** Beyond this many separate images on a page (a mosaic, text set as pictures) one OCR of their union costs less. */
+const MAX_IMAGE_REGIONS = 16;
 
 /**
  * The parts of the page worth reading in the images painted on it: boxes clipped to the page,
@@ -158,7 +160,7 @@ function imageRegions(boxes: readonly Box[], page: { width: number; height: numb
     }
     merged.push(box);
   }
-  return merged;
+  return merged.length > MAX_IMAGE_REGIONS ? [unionBox(merged)] : merged;
 }
 
 /** True when an OCR word sits on a text-layer word: an image behind text (a letterhead, a scan under its OCR layer). */
