@@ -34,17 +34,6 @@ export async function imagePageToPng(path: string, pageIndex = 0): Promise<Buffe
   return readImage(() => open(path, pageIndex).autoOrient().flatten({ background: '#ffffff' }).png().toBuffer());
 }
 
-/** The pixels of `box` (whole pixels, clipped to the image) as a PNG of their own. */
-export async function cropPng(png: Buffer, box: { left: number; top: number; width: number; height: number }): Promise<Buffer> {
-  const { width = 0, height = 0 } = await readImage(() => sharp(png).metadata());
-  const left = Math.max(0, Math.floor(box.left));
-  const top = Math.max(0, Math.floor(box.top));
-  const right = Math.min(width, Math.ceil(box.left + box.width));
-  const bottom = Math.min(height, Math.ceil(box.top + box.height));
-  if (right <= left || bottom <= top) throw new RangeError('the crop lies outside the image');
-  return readImage(() => sharp(png).extract({ left, top, width: right - left, height: bottom - top }).png().toBuffer());
-}
-
 // 'error' rejects corrupt and truncated pixel data but tolerates the harmless warnings that
 // scanner and camera files often carry.
 function open(path: string, page = 0): Sharp {

@@ -195,13 +195,19 @@ export async function pdfPageImageBoxes(doc: PDFDocumentProxy, pageNumber: numbe
   }
 }
 
-/** Renders one page (1-based) to a PNG at `dpi`; its pixel size is the page size in points × dpi / 72. */
-export async function renderPdfPage(source: string | PDFDocumentProxy, pageNumber: number, dpi: number): Promise<Buffer> {
-  if (typeof source === 'string') return withPdf(source, (doc) => renderPdfPage(doc, pageNumber, dpi));
+/**
+ * Renders one page (1-based) to a PNG at `dpi`; its pixel size is the page size in points × dpi /
+ * 72. With `region` (points, top-left origin) only that part of the page is drawn, its top-left
+ * at the PNG's origin.
+ */
+export async function renderPdfPage(source: string | PDFDocumentProxy, pageNumber: number, dpi: number, region?: Box): Promise<Buffer> {
+  if (typeof source === 'string') return withPdf(source, (doc) => renderPdfPage(doc, pageNumber, dpi, region));
   const page = await getPage(source, pageNumber);
-  const viewport = page.getViewport({ scale: dpi / 72 });
+  const scale = dpi / 72;
+  const viewport = page.getViewport({ scale, offsetX: -(region?.left ?? 0) * scale, offsetY: -(region?.top ?? 0) * scale });
   const canvasFactory = source.canvasFactory as NodeCanvasFactory;
-  const target = canvasFactory.create(Math.ceil(viewport.width), Math.ceil(viewport.height));
+  const [width, height] = region ? [region.width * scale, region.height * scale] : [viewport.width, viewport.height];
+  const target = canvasFactory.create(Math.max(1, Math.ceil(width)), Math.max(1, Math.ceil(height)));
   try {
     await unreadableOnError(`page ${pageNumber} rendering`, () => page.render({ canvas: target.canvas, viewport }).promise);
     return target.canvas.toBuffer('image/png');

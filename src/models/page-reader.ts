@@ -1,5 +1,5 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { cropPng, imagePageToPng } from '../engines/image.js';
+import { imagePageToPng } from '../engines/image.js';
 import { ocrImage, type OcrOptions } from '../engines/ocr.js';
 import { openPdf, pdfInfo, pdfPageImageBoxes, pdfPageText, renderPdfPage } from '../engines/pdf.js';
 import { centerOf, containsPoint, growBox, overlap, scaleBox, unionBox, type Box } from './geometry.js';
@@ -100,7 +100,7 @@ async function readPdfPage(pdf: PDFDocumentProxy, pageNumber: number, size: { wi
   const layer = await pdfPageText(pdf, pageNumber);
   if (layer.hasTextLayer) {
     const words = layer.words.map((word) => ({ ...word, confidence: 1 }));
-    const imageWords = async () => readImageWords(await pdfPageImageBoxes(pdf, pageNumber), size, words, image, options);
+    const imageWords = async () => readImageWords(pdf, pageNumber, size, words, options);
     return { pageNumber, ...size, textSource: 'textLayer', words, image, imageWords };
   }
   const { png, unitsPerPixel } = await image(OCR_DPI);
@@ -108,21 +108,22 @@ async function readPdfPage(pdf: PDFDocumentProxy, pageNumber: number, size: { wi
   return { pageNumber, ...size, textSource: 'ocr', words, image, imageWords: async () => [] };
 }
 
-/** OCR of each image region of a text-layer page, in page units, without what the text layer already says. */
+/**
+ * OCR of each image region of a text-layer page, in page units, without what the text layer
+ * already says. Only the regions are rendered, so a small pasted scan costs a small OCR.
+ */
 async function readImageWords(
-  imageBoxes: readonly Box[],
+  pdf: PDFDocumentProxy,
+  pageNumber: number,
   size: { width: number; height: number },
   layerWords: readonly PageWord[],
-  image: (dpi: number) => Promise<PageImage>,
   options: ReadOptions,
 ): Promise<PageWord[]> {
-  const regions = imageRegions(imageBoxes, size);
-  if (regions.length === 0) return [];
-  const { png, unitsPerPixel } = await image(OCR_DPI);
+  const regions = imageRegions(await pdfPageImageBoxes(pdf, pageNumber), size);
   const found: PageWord[] = [];
   for (const [index, region] of regions.entries()) {
-    const crop = await cropPng(png, scaleBox(region, 1 / unitsPerPixel));
-    const read = await ocrPage(crop, unitsPerPixel, { languages: options.languages, dpi: OCR_DPI }, `image${index}.`);
+    const png = await renderPdfPage(pdf, pageNumber, OCR_DPI, region);
+    const read = await ocrPage(png, POINTS_PER_INCH / OCR_DPI, { languages: options.languages, dpi: OCR_DPI }, `image${index}.`);
     for (const word of read.words) found.push({ ...word, box: { ...word.box, left: word.box.left + region.left, top: word.box.top + region.top } });
   }
   return found.filter((word) => !repeatsTextLayer(word, layerWords));

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ImageUnreadableError } from '../../src/engines/errors.js';
-import { cropPng, imageInfo, imagePageToPng } from '../../src/engines/image.js';
+import { imageInfo, imagePageToPng } from '../../src/engines/image.js';
 import { useScratchDir } from './fixtures.js';
 
 const solid = (width: number, height: number, background: string) =>
@@ -59,21 +59,6 @@ describe('image engine', () => {
 
   it('puts transparent images on white', async () => {
     expect(await pixelAt(await imagePageToPng(file('transparent.png')), 25, 25)).toEqual([255, 255, 255]);
-  });
-
-  it('crops whole pixels, clipped to the image', async () => {
-    // Left half red, right half blue.
-    const png = await sharp(await solid(100, 50, '#ff0000'))
-      .composite([{ input: await solid(50, 50, '#0000ff'), left: 50, top: 0 }])
-      .png()
-      .toBuffer();
-    const inside = await cropPng(png, { left: 49.5, top: 10.2, width: 10, height: 5 });
-    expect(await sharp(inside).metadata()).toMatchObject({ width: 11, height: 6 });
-    expect((await pixelAt(inside, 0, 0)).slice(0, 3)).toEqual([255, 0, 0]);
-    expect((await pixelAt(inside, 10, 0)).slice(0, 3)).toEqual([0, 0, 255]);
-    const overEdge = await cropPng(png, { left: 80, top: 40, width: 50, height: 50 });
-    expect(await sharp(overEdge).metadata()).toMatchObject({ width: 20, height: 10 });
-    await expect(cropPng(png, { left: 120, top: 0, width: 10, height: 10 })).rejects.toThrow(RangeError);
   });
 
   it('throws ImageUnreadableError for corrupt images', async () => {

@@ -110,6 +110,24 @@ describe('pdf engine', () => {
     expect(await darkestPixelIn({ left: 72, top: 300, width: 400, height: 300 })).toBe(255);
   });
 
+  it('renders only a region when asked: the same pixels as that part of the whole page', async () => {
+    const scale = 2;
+    const whole = await renderPdfPage(textPdf, 1, 72 * scale);
+    const { words } = await withPdf(textPdf, (doc) => pdfPageText(doc, 1));
+    // Whole points around the sentence, so both renderings share the pixel grid.
+    const region = { left: 60, top: Math.floor(words[0]!.box.top) - 10, width: 300, height: 40 };
+    const part = await renderPdfPage(textPdf, 1, 72 * scale, region);
+    expect(await sharp(part).metadata()).toMatchObject({ width: 600, height: 80 });
+    const grey = (png: Buffer, box?: { left: number; top: number; width: number; height: number }) =>
+      (box ? sharp(png).extract(box) : sharp(png)).greyscale().raw().toBuffer();
+    const expected = await grey(whole, { left: region.left * scale, top: region.top * scale, width: 600, height: 80 });
+    const actual = await grey(part);
+    const meanDifference = actual.reduce((sum, value, i) => sum + Math.abs(value - expected[i]!), 0) / actual.length;
+    expect(meanDifference).toBeLessThan(1);
+    // And the sentence is in it, not blank paper.
+    expect(Math.min(...actual)).toBeLessThan(64);
+  });
+
   it('renders from an open document too', async () => {
     const doc = await openPdf(textPdf);
     try {
