@@ -1,13 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig, type Config } from '../../src/config.js';
 import { ensureDatabase } from '../../src/dev/embedded-postgres.js';
-import { createPrisma } from '../../src/db/prisma.js';
-import { detectEngines } from '../../src/engines/inventory.js';
-import { generatePrivatePem, loadSigningKeys } from '../../src/modules/auth/signing-keys.js';
-import { closeQueues, createQueues } from '../../src/pipeline/queues.js';
+import { generatePrivatePem } from '../../src/modules/auth/signing-keys.js';
 import { resolveInfrastructure } from '../../src/runtime/infrastructure.js';
-import { createBlobStore, createClientSecretCache, createQueueRedis, createRedis, type Services } from '../../src/runtime/services.js';
-import { loadFileUrlSecret } from '../../src/storage/signed-url.js';
+import { createServices, type Services } from '../../src/runtime/services.js';
 
 /** The benchmark's own database: it holds a million rows nobody else should see or pay for. */
 export const BENCH_DATABASE = 'docproc_bench';
@@ -66,34 +62,17 @@ export async function openBenchInfrastructure(config: Config, log: (line: string
 }
 
 /**
- * The app's dependencies, assembled from the same factories `serve` uses, except for the queues:
- * benchmark creates enqueue jobs under a prefix of their own, which no real worker takes and which
- * are deleted on close. (createServices itself is not used because merely constructing its
- * default queues writes their keys into the shared Redis.)
+ * The app's dependencies as `serve` builds them, with the queues under a prefix of their own:
+ * benchmark creates enqueue jobs that no real worker takes and that are deleted on close. Keys
+ * come from benchConfig (in memory), so nothing is written into DATA_DIR.
  */
 export async function createBenchServices(config: Config, infra: BenchInfrastructure): Promise<Services> {
-  const prisma = createPrisma(infra.databaseUrl);
-  const redis = createRedis(infra.redisUrl);
-  const queueRedis = createQueueRedis(infra.redisUrl);
-  const queues = createQueues(queueRedis, BENCH_QUEUE_PREFIX);
-  const clientSecrets = createClientSecretCache(infra.databaseUrl, prisma);
+  const services = await createServices(config, infra, { queuePrefix: BENCH_QUEUE_PREFIX });
   return {
-    config,
-    prisma,
-    redis,
-    queues,
-    blobs: createBlobStore(config),
-    fileUrlSecret: await loadFileUrlSecret(config),
-    keys: await loadSigningKeys({ privateKeyPem: config.JWT_PRIVATE_KEY }),
-    clientSecrets,
-    engines: await detectEngines({ asrUrl: config.ASR_URL }),
+    ...services,
     close: async () => {
-      await clientSecrets.close();
-      await Promise.all(Object.values(queues).map((q) => q.obliterate({ force: true }).catch(() => undefined)));
-      await closeQueues(queues);
-      queueRedis.disconnect();
-      redis.disconnect();
-      await prisma.$disconnect();
+      await Promise.all(Object.values(services.queues).map((q) => q.obliterate({ force: true }).catch(() => undefined)));
+      await services.close();
     },
   };
 }

@@ -178,7 +178,7 @@ async function insertTasks(client: pg.Client, tenant: BenchTenant, count: number
  * Brings the tenant to `target` tasks (a no-op when it has them), then leaves the tables as a
  * year of traffic under autovacuum would have: VACUUM rather than a bare ANALYZE, because besides
  * statistics it sets the visibility map and reclaims what earlier runs' creates left behind. It
- * runs on every start since autovacuum may be off (it is on this project's CI machines), and
+ * runs on every start since autovacuum may be off (this project's CI machines run without it), and
  * the list counts read "TaskDailyCount", which every create updates.
  */
 export async function seedTasks(databaseUrl: string, tenant: BenchTenant, target: number): Promise<SeedReport> {

@@ -44,14 +44,21 @@ export function createBlobStore(config: Config): LocalBlobStore {
   return new LocalBlobStore(path.join(config.DATA_DIR, 'blobs'));
 }
 
-/** Connections and keys shared by the api and worker roles. */
-export async function createServices(config: Config, urls: { databaseUrl: string; redisUrl: string }): Promise<Services> {
+/**
+ * Connections and keys shared by the api and worker roles. `queuePrefix` puts the queues under a
+ * BullMQ prefix of their own (the benchmark's creates enqueue jobs no real worker may take).
+ */
+export async function createServices(
+  config: Config,
+  urls: { databaseUrl: string; redisUrl: string },
+  options: { queuePrefix?: string } = {},
+): Promise<Services> {
   const prisma = createPrisma(urls.databaseUrl);
   const redis = createRedis(urls.redisUrl);
   const keys = await loadSigningKeys({ privateKeyPem: config.JWT_PRIVATE_KEY, dataDir: config.DATA_DIR });
   const engines = await detectEngines({ asrUrl: config.ASR_URL });
   const queueRedis = createQueueRedis(urls.redisUrl);
-  const queues = createQueues(queueRedis);
+  const queues = createQueues(queueRedis, options.queuePrefix);
   const clientSecrets = createClientSecretCache(urls.databaseUrl, prisma);
   return {
     config,

@@ -87,7 +87,8 @@ export async function createWorkspace(
 
 /**
  * Replaces the tenant's client secret. The old secret stops at once, and so does every token
- * issued with it (tokens carry the secret version, checked on each request).
+ * issued with it: tokens carry the secret version, checked on each request against the version
+ * every api instance hears of when this commits (ClientSecretCache).
  */
 export async function rotateClientSecret(prisma: PrismaClient, tenantId: number, secretTtlDays: number, secret?: string) {
   const clientSecret = secret ?? randomToken(32);
