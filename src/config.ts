@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 /** `true`/`1`/`yes` and `false`/`0`/`no`, so that env files read naturally. */
@@ -7,11 +9,69 @@ const flag = z
 
 const positiveInt = z.coerce.number().int().positive();
 
+const DURATION_UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** A duration such as `500ms`, `5s`, `30m`, `2h` or `3d`, in milliseconds. */
+const durationMs = z
+  .string()
+  .trim()
+  .regex(/^\d+(\.\d+)?(ms|s|m|h|d)$/, 'expected a number and a unit: ms, s, m, h or d (e.g. 30m)')
+  .transform((text) => {
+    const [, amount, unit] = /^([\d.]+)(ms|s|m|h|d)$/.exec(text)!;
+    return Math.round(Number(amount) * DURATION_UNITS_MS[unit as keyof typeof DURATION_UNITS_MS]);
+  })
+  .pipe(z.number().int().positive());
+
+/** Comma-separated durations (the webhook retry schedule). */
+const durationList = z
+  .string()
+  .transform((text) => text.split(',').map((part) => part.trim()))
+  .pipe(z.array(durationMs).min(1));
+
+/** Names proxy-addr (Fastify's trustProxy) understands for common private ranges. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  if (prefix === undefined) return true;
+  // An IPv4 netmask (10.0.0.0/255.0.0.0) or a prefix length that fits the family.
+  if (family === 4 && isIP(prefix) === 4) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Which peers may tell us the client's address in X-Forwarded-For, in the forms Fastify's
+ * trustProxy takes: `false` (the socket's address; anyone could claim any address otherwise),
+ * `true` (every peer: only behind a proxy that overwrites the header), a hop count, or
+ * comma-separated addresses/CIDRs of the proxies.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((raw, ctx): boolean | number | string[] => {
+    if (/^(true|false)$/i.test(raw)) return raw.toLowerCase() === 'true';
+    if (/^\d+$/.test(raw)) return Number(raw);
+    const entries = raw.split(',').map((entry) => entry.trim());
+    const invalid = entries.filter((entry) => !isProxyAddress(entry));
+    if (invalid.length) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected true, false, a hop count or comma-separated addresses/CIDRs; not ${invalid.map((e) => JSON.stringify(e)).join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   HOST: z.string().default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: trustProxy.default(false),
   /** Base URL clients reach this service at; used in upload locations and signed file links. */
   PUBLIC_BASE_URL: z.url().optional(),
   DATABASE_URL: z.string().min(1).optional(),
@@ -35,18 +95,54 @@ const envSchema = z.object({
   DOWNLOAD_TIMEOUT_MS: positiveInt.default(10 * 60 * 1000),
   RATE_LIMIT_PER_MINUTE: positiveInt.default(1200),
   RATE_LIMIT_HEAVY_PER_MINUTE: positiveInt.default(60),
+  /** Failed /connect/token attempts per client id, and per client address, per minute (then 429). */
+  TOKEN_FAILURES_PER_CLIENT_PER_MINUTE: positiveInt.default(10),
+  TOKEN_FAILURES_PER_ADDRESS_PER_MINUTE: positiveInt.default(30),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Document Processing <no-reply@localhost>'),
   PREPROCESS_CONCURRENCY: positiveInt.default(2),
   DETECT_CONCURRENCY: positiveInt.default(2),
   MAIL_CONCURRENCY: positiveInt.default(4),
+  /**
+   * Threads of a worker process that run engine work (models, PDF parsing and splitting). Default:
+   * one fewer than the machine's cores (at least one), leaving a core to the event loop, Postgres
+   * and Redis; a worker on a machine of its own may take every core.
+   */
+  ENGINE_THREADS: positiveInt.default(() => Math.max(1, availableParallelism() - 1)),
+  /** Heap limit of each engine thread, in MB: a document needing more fails its attempt, never the process (the engines alone need about 100). */
+  ENGINE_THREAD_MAX_MEMORY_MB: z.coerce.number().int().min(256).default(2048),
+  /** The api answers 503 with Retry-After while its event loop's mean delay (sampled each second) is past this, in ms; 0: never. */
+  MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(200),
   STUCK_TASK_MINUTES: positiveInt.default(60),
   SWEEP_INTERVAL_SECONDS: positiveInt.default(60),
+  /** Delays between the attempts of a webhook delivery; the delivery fails after the last (default: 8 attempts over 27.5 h). */
+  WEBHOOK_RETRY_SCHEDULE: durationList.prefault('5s,5m,30m,2h,5h,10h,10h'),
+  /** A webhook endpoint whose every attempt failed for this long is disabled (the reason shows over the API). */
+  WEBHOOK_DISABLE_AFTER: durationMs.prefault('3d'),
+  /** How long one webhook attempt may take (connection, request and answer). */
+  WEBHOOK_TIMEOUT_MS: positiveInt.default(15_000),
+  /** How often each worker hands new webhook deliveries to the queue. */
+  WEBHOOK_DISPATCH_INTERVAL_MS: positiveInt.default(1000),
+  WEBHOOK_CONCURRENCY: positiveInt.default(8),
+  /** Finished webhook deliveries (and their events) are kept this many days. */
+  WEBHOOK_HISTORY_DAYS: positiveInt.default(30),
   SEED_CLIENT_ID: z.string().min(8).optional(),
   SEED_CLIENT_SECRET: z.string().min(16).optional(),
   /** Optional OpenAI-compatible /v1/audio/transcriptions endpoint for languages pocketsphinx lacks. */
   ASR_URL: z.url().optional(),
   ASR_API_KEY: z.string().optional(),
+  /** Prometheus metrics: on a listener of their own at this port (api and worker processes alike). */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** Bearer token scrapers must send: /metrics on the api port when METRICS_PORT is unset, else on METRICS_PORT. */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** Operator credential of the queue dashboard (/admin/queues): Basic user and password, or a Bearer token; off when none is set. */
+  ADMIN_USER: z.string().min(1).optional(),
+  ADMIN_PASSWORD: z.string().min(12).optional(),
+  ADMIN_TOKEN: z.string().min(16).optional(),
+}).superRefine((env, ctx) => {
+  if ((env.ADMIN_USER === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
+    ctx.addIssue({ code: 'custom', path: [env.ADMIN_USER === undefined ? 'ADMIN_USER' : 'ADMIN_PASSWORD'], message: 'ADMIN_USER and ADMIN_PASSWORD are set together' });
+  }
 });
 
 export type Config = Readonly<z.infer<typeof envSchema>>;

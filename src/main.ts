@@ -7,7 +7,6 @@
  *   client rotate-secret --tenant ID
  */
 import { parseArgs } from 'node:util';
-import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { migrate } from './db/migrate.js';
@@ -17,7 +16,8 @@ import { createTenant, createWorkspace, rotateClientSecret } from './modules/ten
 import { resolveInfrastructure } from './runtime/infrastructure.js';
 import { createServices } from './runtime/services.js';
 import { startWorkers, type WorkerPool } from './pipeline/worker.js';
-import { createModelRegistry } from './models/registry.js';
+import { createLogger } from './observability/logger.js';
+import { startMetricsServer, type MetricsServer } from './observability/metrics-endpoint.js';
 
 const USAGE = `usage: main <command>
   serve                                   run the HTTP api (DATABASE_URL, REDIS_URL required)
@@ -61,11 +61,12 @@ async function withDatabase<T>(config: Config, fn: (services: Awaited<ReturnType
 
 /** serve: the api; worker: the queue workers; dev: both, on embedded defaults with the demo tenant. */
 async function runRole(config: Config, role: 'serve' | 'worker' | 'dev'): Promise<void> {
-  const logger = pino({ level: config.LOG_LEVEL, redact: ['req.headers.authorization', '*.client_secret', '*.clientSecret'] });
+  const logger = createLogger(config);
   const infra = await resolveInfrastructure(config, { allowLocal: role === 'dev', log: (l) => logger.info(l) });
   let services: Awaited<ReturnType<typeof createServices>> | undefined;
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   let workers: WorkerPool | undefined;
+  let metricsServer: MetricsServer | undefined;
   try {
     const migrated = await migrate(infra.databaseUrl);
     if (migrated.applied.length) logger.info({ applied: migrated.applied }, 'database migrated');
@@ -78,11 +79,12 @@ async function runRole(config: Config, role: 'serve' | 'worker' | 'dev'): Promis
         `demo tenant ${demo.created ? 'created' : 'ready'}; credentials in ${config.DATA_DIR}/demo-credentials.json`,
       );
       if (demo.created) process.stdout.write(`Demo credentials: client_id=${demo.clientId} client_secret=${demo.clientSecret}\n`);
+      if (demo.reviewerSeeded) process.stdout.write(`Demo reviewer (/review): email=${demo.reviewer.email} password=${demo.reviewer.password}\n`);
     }
     if (role !== 'serve') {
       workers = await startWorkers(
-        { ...services, models: createModelRegistry(config), log: logger },
-        { redisUrl: infra.redisUrl, sweepEveryMs: config.SWEEP_INTERVAL_SECONDS * 1000 },
+        { ...services, log: logger },
+        { redisUrl: infra.redisUrl, sweep: { everyMs: config.SWEEP_INTERVAL_SECONDS * 1000, databaseUrl: infra.databaseUrl } },
       );
       logger.info('workers started');
     }
@@ -90,15 +92,20 @@ async function runRole(config: Config, role: 'serve' | 'worker' | 'dev'): Promis
       app = await buildApp(services, { logger });
       await app.listen({ host: config.HOST, port: config.PORT });
     }
+    if (config.METRICS_PORT !== undefined) {
+      metricsServer = await startMetricsServer({ ...config, METRICS_PORT: config.METRICS_PORT }, { queues: services.queues });
+      logger.info({ port: metricsServer.port }, 'metrics served');
+    }
   } catch (err) {
     // Leave nothing behind (embedded Postgres, local Redis) when start-up fails.
     await app?.close().catch(() => undefined);
+    await metricsServer?.close().catch(() => undefined);
     await workers?.close().catch(() => undefined);
     await services?.close().catch(() => undefined);
     await infra.stop();
     throw err;
   }
-  const running = { app, workers, services };
+  const running = { app, workers, services, metricsServer };
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -108,6 +115,7 @@ async function runRole(config: Config, role: 'serve' | 'worker' | 'dev'): Promis
     const force = setTimeout(() => process.exit(1), 60_000).unref();
     await running.app?.close();
     await running.workers?.close();
+    await running.metricsServer?.close();
     await running.services.close();
     await infra.stop();
     clearTimeout(force);
@@ -115,6 +123,16 @@ async function runRole(config: Config, role: 'serve' | 'worker' | 'dev'): Promis
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  // Our code leaves no error unhandled (every stream, emitter and timer has its handler), so one
+  // that escapes means unknown state: say why in the log, then exit rather than run on. Jobs in
+  // flight are taken over when their locks lapse; the embedded Postgres (dev) is stopped first.
+  const fatal = (kind: string) => (err: unknown) => {
+    logger.fatal({ err }, `${kind}: exiting`);
+    setTimeout(() => process.exit(1), 5_000).unref();
+    void infra.stop().finally(() => process.exit(1));
+  };
+  process.once('uncaughtException', fatal('uncaught exception'));
+  process.once('unhandledRejection', fatal('unhandled rejection'));
 }
 
 async function main(argv: string[]): Promise<void> {

@@ -4,13 +4,17 @@ import { createWorkspace } from '../src/modules/tenants/tenants.service.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
 import { textPdf } from './support/fixtures.js';
+import { startTestWorkers, waitForFinalStatus } from './support/pipeline.js';
 import { expectProblem } from './support/problem.js';
 
 let ctx: TestContext;
 let files: FileServer;
 beforeAll(async () => {
   ctx = await createTestContext();
-  files = await startFileServer({ '/doc.pdf': { body: await textPdf(1), type: 'application/pdf' } });
+  files = await startFileServer({
+    '/doc.pdf': { body: await textPdf(1), type: 'application/pdf' },
+    '/three.pdf': { body: await textPdf(3), type: 'application/pdf' },
+  });
 });
 afterAll(async () => {
   await ctx.close();
@@ -70,6 +74,46 @@ describe('batches', () => {
     await ctx.prisma.task.update({ where: { id: ids[0] }, data: { taskStatus: TaskStatus.Processed } });
     const got = (await ctx.app.inject({ method: 'GET', url: `${url}?batchId=${batch.batchId}`, headers: t.headers })).json();
     expect(got).toMatchObject({ totalTasks: 3, totalTasksInHistory: 1 });
+  });
+
+  it('counts only the live tasks of a reprocessed split: the original and its new parts, not the superseded ones', async () => {
+    const t = await createTestTenant(ctx);
+    const batch = (await createBatch(t, { displayName: 'split' })).json();
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1.0/external/sdtask/process',
+      headers: t.headers,
+      payload: { batchId: batch.batchId, context: { url: files.url('/three.pdf'), splitTaskInChunks: true, splitChunkNumberPages: 2 } },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const id = res.json().taskId as number;
+    const get = async () => (await ctx.app.inject({ method: 'GET', url: `${url}?batchId=${batch.batchId}`, headers: t.headers })).json();
+    const workers = await startTestWorkers(ctx);
+    let oldPart: { id: number } | undefined;
+    try {
+      expect((await waitForFinalStatus(ctx, id)).taskStatus).toBe(TaskStatus.Split);
+      expect(await get()).toMatchObject({ totalTasks: 3, totalTasksInHistory: 0 });
+      // A part that reached history, then superseded: it leaves the history with the batch's count.
+      [oldPart] = await ctx.prisma.task.findMany({ where: { parentTaskId: id }, orderBy: { partNumber: 'asc' } });
+      await ctx.prisma.task.update({ where: { id: oldPart!.id }, data: { taskStatus: TaskStatus.Processed } });
+      expect(await get()).toMatchObject({ totalTasks: 3, totalTasksInHistory: 1 });
+
+      const again = await ctx.app.inject({ method: 'PATCH', url: `/api/v1.0/external/sdtask/restartprocessing?taskId=${id}`, headers: t.headers });
+      expect(again.statusCode, again.body).toBe(204);
+      expect((await waitForFinalStatus(ctx, id)).taskStatus).toBe(TaskStatus.Split);
+    } finally {
+      await workers.close();
+    }
+    const live = await ctx.prisma.task.count({ where: { batchId: batch.batchId, taskStatus: { not: TaskStatus.Deleted } } });
+    expect(live).toBe(3);
+    expect(await ctx.prisma.task.count({ where: { batchId: batch.batchId } })).toBe(5);
+    expect(await get()).toMatchObject({ totalTasks: 3, totalTasksInHistory: 0 });
+    const listed = (await ctx.app.inject({ method: 'GET', url: `${url}/paginated?startDate=2000-01-01`, headers: t.headers })).json();
+    expect(listed.items).toEqual([expect.objectContaining({ batchId: batch.batchId, totalTasks: 3 })]);
+    // A superseded part stays superseded: reprocessing it would bring back a part of the old run.
+    const stale = await ctx.app.inject({ method: 'PATCH', url: `/api/v1.0/external/sdtask/restartprocessing?taskId=${oldPart!.id}`, headers: t.headers });
+    expectProblem(stale, 409);
+    expect(await get()).toMatchObject({ totalTasks: 3 });
   });
 
   it('lists batches by page with date window, workspace filter and sort', async () => {

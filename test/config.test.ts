@@ -23,6 +23,29 @@ describe('configuration', () => {
     expect(problems.sort()).toEqual(['CLIENT_SECRET_TTL_DAYS', 'LOG_LEVEL', 'PORT', 'SOURCE_URL_ALLOW_PRIVATE']);
   });
 
+  it('trusts no proxy by default and reads TRUST_PROXY as a flag, a hop count or addresses/CIDRs', () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: 'FALSE' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1,fd00::/8,loopback' }).TRUST_PROXY).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
+    for (const invalid of ['yes please', '10.0.0.0/33', '300.1.1.1', '10.0.0.1,', '::1/129']) {
+      expect(() => loadConfig({ TRUST_PROXY: invalid }), invalid).toThrow(/TRUST_PROXY/);
+    }
+  });
+
+  it('limits failed token attempts by default', () => {
+    const config = loadConfig({});
+    expect(config.TOKEN_FAILURES_PER_CLIENT_PER_MINUTE).toBe(10);
+    expect(config.TOKEN_FAILURES_PER_ADDRESS_PER_MINUTE).toBe(30);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' }).DATABASE_URL).toBeUndefined();
   });

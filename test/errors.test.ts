@@ -84,6 +84,26 @@ describe('numbers beyond the database range', () => {
   });
 });
 
+describe('dates beyond the database range', () => {
+  it('answers dates outside 1970..9999 with 400 naming the parameter on every list, never 500', async () => {
+    const t = await createTestTenant(ctx);
+    const lists = ['/api/v1.0/external/sdtask/statuslistpaginated', '/api/v1.0/external/sdtask/statuslist', '/api/v1.0/external/sdbatch/paginated'];
+    const dates = ['0000-01-01', '0001-01-01', '1969-12-31T23:59:59Z', '1970-01-01T00:30:00+01:00', '9999-12-31T23:00:00-05:00', '275760-09-13', '+010000-01-01'];
+    for (const url of lists) {
+      for (const param of ['startDate', 'endDate']) {
+        for (const date of dates) {
+          const res = await ctx.app.inject({ method: 'GET', url: `${url}?${param}=${encodeURIComponent(date)}`, headers: t.headers });
+          const body = expectProblem(res, 400, 'ValidationError');
+          expect(body.errors.map((e: { field: string }) => e.field), `${url} ${param}=${date}`).toEqual([param]);
+        }
+      }
+      for (const edge of ['startDate=1970-01-01', 'endDate=9999-12-31T23:59:59.999Z']) {
+        expect((await ctx.app.inject({ method: 'GET', url: `${url}?${edge}`, headers: t.headers })).statusCode, `${url}?${edge}`).toBe(200);
+      }
+    }
+  });
+});
+
 describe('rate limits', () => {
   it('answers 429 with Retry-After and RateLimit headers once a client exceeds its budget, per client', async () => {
     const limited = await createTestContext({ RATE_LIMIT_PER_MINUTE: '3' });
@@ -97,8 +117,11 @@ describe('rate limits', () => {
         expect(ok.headers['ratelimit-limit']).toBe('3');
       }
       const res = await limited.app.inject({ method: 'GET', url, headers: a.headers });
-      expectProblem(res, 429);
-      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      const body = expectProblem(res, 429);
+      const retryAfter = Number(res.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThan(0);
+      // The detail says how long to wait (it once called that the window: "3 requests per 58 seconds").
+      expect(body.detail).toBe(`Rate limit of 3 requests exceeded; retry in ${retryAfter} s`);
       // Another organization has its own budget.
       expect((await limited.app.inject({ method: 'GET', url, headers: b.headers })).statusCode).toBe(200);
     } finally {

@@ -14,7 +14,10 @@ beforeAll(async () => {
   ctx = await createTestContext();
   files = await startFileServer({
     '/doc.pdf': { body: await textPdf(4), type: 'application/pdf' },
+    '/ten.pdf': { body: await textPdf(10), type: 'application/pdf' },
     '/thirty.pdf': { body: await textPdf(30), type: 'application/pdf' },
+    // Small pages: 400 of them go through the layout model in this file.
+    '/202.pdf': { body: await textPdf(202, [320, 120]), type: 'application/pdf' },
     '/huge-page.pdf': { body: await textPdf(1, [18 * 72, 18 * 72]), type: 'application/pdf' },
     '/corrupt.pdf': { body: Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2000, 0x41)]), type: 'application/pdf' },
     '/page.png': { body: await pngOf(800, 600), type: 'image/png' },
@@ -134,7 +137,7 @@ describe('pre-processing', () => {
     expect(got.totalTasks).toBe(4);
   });
 
-  it('splits a recording at silences near splitChunkDurationMinutes, never in sound', async () => {
+  it('splits a recording at the last silence before splitChunkDurationMinutes, never in sound', async () => {
     const t = await createTestTenant(ctx);
     const transcripts = (await createWorkspace(ctx.prisma, { tenantId: t.tenantId, name: 't', templateType: TemplateType.Transcripts })).workspaceId;
     const id = await submit(t, '/tones.wav', { workspaceId: transcripts, context: { splitTaskInChunks: true, splitChunkDurationMinutes: 1 } });
@@ -142,9 +145,74 @@ describe('pre-processing', () => {
     expect(original.taskStatus, original.failureReason ?? '').toBe(TaskStatus.Split);
     expect(original.totalPages).toBe(3);
     const parts = await ctx.prisma.task.findMany({ where: { parentTaskId: id }, orderBy: { partNumber: 'asc' } });
-    // Each part is at least a minute long and ends in the middle of a gap: 50+3+1.5 = 104.5 s for the
-    // first (the gap after 50 s comes too early), the rest for the second.
-    expect(parts.map((p) => Number(p.durationSeconds!.toFixed(1)))).toEqual([104.5, 51.5]);
-    expect(parts.map((p) => p.totalPages)).toEqual([2, 1]);
+    // No part is longer than a minute, and each ends in the middle of a gap (50-53 s, 103-106 s):
+    // 51.5 s, then 104.5 - 51.5 = 53 s, then the rest, 156 - 104.5 = 51.5 s.
+    expect(parts.map((p) => Number(p.durationSeconds!.toFixed(1)))).toEqual([51.5, 53, 51.5]);
+    expect(parts.map((p) => p.totalPages)).toEqual([1, 1, 1]);
   });
+});
+
+/** The page each chunk shows, read from its text ("Page N of the test document"). */
+function pagesShown(chunks: Array<{ entities: unknown }>): number[] {
+  return chunks.map((chunk) => Number(/Page (\d+) of the test document/.exec(JSON.stringify(chunk.entities))?.[1]));
+}
+
+describe('split parts', () => {
+  it('reprocesses a part on its own slice: the same pages, the same part, and the original still exports each page once', async () => {
+    const t = await createTestTenant(ctx);
+    const id = await submit(t, '/ten.pdf', { context: { splitTaskInChunks: true, splitChunkNumberPages: 4 } });
+    expect((await waitForFinalStatus(ctx, id)).taskStatus).toBe(TaskStatus.Split);
+    const parts = await ctx.prisma.task.findMany({ where: { parentTaskId: id }, orderBy: { partNumber: 'asc' } });
+    expect(parts.map((p) => [p.partNumber, p.totalPages])).toEqual([[1, 4], [2, 4], [3, 2]]);
+    for (const part of parts) expect((await waitForFinalStatus(ctx, part.id)).taskStatus).toBe(TaskStatus.ToReview);
+
+    const first = parts[0]!;
+    const res = await ctx.app.inject({ method: 'PATCH', url: `/api/v1.0/external/sdtask/restartprocessing?taskId=${first.id}`, headers: t.headers });
+    expect(res.statusCode, res.body).toBe(204);
+    const again = await waitForFinalStatus(ctx, first.id);
+    expect(again, again.failureReason ?? '').toMatchObject({
+      taskStatus: TaskStatus.ToReview,
+      restartCount: 1,
+      totalPages: 4,
+      parentTaskId: id,
+      partNumber: 1,
+      sourceBlobKey: first.sourceBlobKey,
+    });
+    const partChunks = await ctx.prisma.documentChunk.findMany({ where: { taskId: first.id }, orderBy: { chunkNumber: 'asc' } });
+    expect(pagesShown(partChunks)).toEqual([1, 2, 3, 4]);
+
+    const exported = await ctx.app.inject({ method: 'GET', url: `/api/v1.0/external/sdtask/GetExportData/${id}`, headers: t.headers });
+    expect(exported.statusCode, exported.body).toBe(200);
+    expect(pagesShown(exported.json().chunks)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+});
+
+describe('the 200-page OCR cap', () => {
+  it('is decided at pre-processing: totalPages, free volume and chunks count only the pages processed', async () => {
+    const whole = await createTestTenant(ctx, { freeVolume: 1000 });
+    const ranged = await createTestTenant(ctx, { freeVolume: 1000 });
+    const labelling = await createTestTenant(ctx, { freeVolume: 1000 });
+    const layout = async (t: TestTenant) => (await createWorkspace(ctx.prisma, { tenantId: t.tenantId, name: 'l', templateType: TemplateType.Layout })).workspaceId;
+    const labellingWorkspace = (await createWorkspace(ctx.prisma, { tenantId: labelling.tenantId, name: 'lb', templateType: TemplateType.Labelling })).workspaceId;
+    const ids = [
+      await submit(whole, '/202.pdf', { workspaceId: await layout(whole) }),
+      // pageRange first (page 2 left out, 201 pages), then the cap: page 202 goes too.
+      await submit(ranged, '/202.pdf', { workspaceId: await layout(ranged), context: { pageRange: '3-202,1' } }),
+      // Labelling runs no OCR: no cap.
+      await submit(labelling, '/202.pdf', { workspaceId: labellingWorkspace }),
+    ];
+    const expected = [
+      Array.from({ length: 200 }, (_, i) => i + 1),
+      [1, ...Array.from({ length: 199 }, (_, i) => i + 3)],
+      Array.from({ length: 202 }, (_, i) => i + 1),
+    ];
+    for (const [index, t] of [whole, ranged, labelling].entries()) {
+      const task = await waitForFinalStatus(ctx, ids[index]!, 240_000);
+      expect(task.taskStatus, task.failureReason ?? '').toBe(TaskStatus.ToReview);
+      expect(task.totalPages).toBe(expected[index]!.length);
+      expect((await ctx.prisma.tenant.findUniqueOrThrow({ where: { id: t.tenantId } })).freeVolume).toBe(1000 - expected[index]!.length);
+      const chunks = await ctx.prisma.documentChunk.findMany({ where: { taskId: task.id }, orderBy: { chunkNumber: 'asc' }, select: { pageNumber: true } });
+      expect(chunks.map((c) => c.pageNumber)).toEqual(expected[index]);
+    }
+  }, 300_000);
 });

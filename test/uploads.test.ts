@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { mkdtemp, open, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import * as tus from 'tus-js-client';
@@ -99,7 +99,7 @@ describe('TUS uploads at /files/', () => {
   it('turns a finished upload into a task that processes', async () => {
     const t = await createTestTenant(ctx);
     const file = path.join(dir, 'doc.pdf');
-    await (await open(file, 'w')).writeFile(await textPdf(2));
+    await writeFile(file, await textPdf(2));
     const done = await upload(t, file);
     const res = await ctx.app.inject({ method: 'POST', url: '/api/v1.0/external/sdtask/process', headers: t.headers, payload: { context: { url: done.url } } });
     expect(res.statusCode, res.body).toBe(200);
@@ -131,5 +131,57 @@ describe('TUS uploads at /files/', () => {
       payload: Buffer.alloc(16),
     });
     expectProblem(big, 413);
+  });
+
+  it('takes a deleted upload out of the sources new tasks may name', async () => {
+    const t = await createTestTenant(ctx);
+    const file = path.join(dir, 'deleted.pdf');
+    await writeFile(file, await textPdf(1));
+    const done = await upload(t, file);
+    const id = done.url!.split('/').pop()!;
+
+    // Termination (the client's own DELETE) is allowed on a finished upload; the row goes with the file.
+    await tus.Upload.terminate(done.url!, { headers: { Authorization: `Bearer ${t.token}` }, retryDelays: [] });
+    expect(await ctx.prisma.upload.findUnique({ where: { id } })).toBeNull();
+    const res = await ctx.app.inject({ method: 'POST', url: '/api/v1.0/external/sdtask/process', headers: t.headers, payload: { context: { url: done.url } } });
+    expect(expectProblem(res, 422).reason).toBe('http-404');
+    const again = await ctx.app.inject({ method: 'DELETE', url: `/files/${id}`, headers: { ...t.headers, 'tus-resumable': '1.0.0' } });
+    expectProblem(again, 404);
+  });
+
+  it('refuses a finished upload whose file is gone as a task source', async () => {
+    const t = await createTestTenant(ctx);
+    const file = path.join(dir, 'lost.pdf');
+    await writeFile(file, await textPdf(1));
+    const done = await upload(t, file);
+    // The row still says completed, the store has lost the bytes (removed by hand, another disk...).
+    await rm(path.join(ctx.config.DATA_DIR, 'uploads', done.url!.split('/').pop()!));
+
+    const res = await ctx.app.inject({ method: 'POST', url: '/api/v1.0/external/sdtask/process', headers: t.headers, payload: { context: { url: done.url } } });
+    expect(expectProblem(res, 422).reason).toBe('http-410');
+  });
+
+  it('refuses a workspaceid beyond the int4 ids with 400, not a database error', async () => {
+    const t = await createTestTenant(ctx);
+    for (const workspaceid of ['2147483648', '99999999999999999999', '1e10', '-1', '0', '1.5', 'abc']) {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/files',
+        headers: {
+          ...t.headers,
+          'tus-resumable': '1.0.0',
+          'upload-length': '10',
+          'upload-metadata': `filetype ${Buffer.from('application/pdf').toString('base64')},workspaceid ${Buffer.from(workspaceid).toString('base64')}`,
+        },
+      });
+      expect(expectProblem(res, 400, 'ValidationError').errors, workspaceid).toEqual([{ field: 'workspaceid', message: expect.any(String) }]);
+    }
+    // The largest id is a well-formed one: no such workspace.
+    const largest = await ctx.app.inject({
+      method: 'POST',
+      url: '/files',
+      headers: { ...t.headers, 'tus-resumable': '1.0.0', 'upload-length': '10', 'upload-metadata': `filetype ${Buffer.from('application/pdf').toString('base64')},workspaceid ${Buffer.from('2147483647').toString('base64')}` },
+    });
+    expectProblem(largest, 404);
   });
 });

@@ -73,7 +73,8 @@ describe('roles and user lists', () => {
     expect(all.statusCode, all.body).toBe(200);
     expect(all.json()).toEqual([
       { id: expect.any(Number), roleName: 'Reviewer', name: null, userName: null, email: 'ann@example.com', createdAt: expect.any(String), emailConfirmed: false, status: 'Invited' },
-      { id: expect.any(Number), roleName: 'Creator', name: null, userName: null, email: 'bob@example.com', createdAt: expect.any(String), emailConfirmed: false, status: 'Invited' },
+      // Invited to a workspace only: no tenant role.
+      { id: expect.any(Number), roleName: null, name: null, userName: null, email: 'bob@example.com', createdAt: expect.any(String), emailConfirmed: false, status: 'Invited' },
     ]);
 
     const members = await get(t, `/sdworkspace/allusers/${t.defaultWorkspaceId}`);
@@ -178,8 +179,8 @@ describe('re-inviting', () => {
     expect((await invite('Reviewer')).statusCode).toBe(204);
     const members = (await get(t, `/sdworkspace/allusers/${t.defaultWorkspaceId}`)).json();
     expect(members).toEqual([expect.objectContaining({ email: 'bob@example.com', roleName: 'Reviewer' })]);
-    // The tenant role is the one the user was created with.
-    expect((await get(t, '/tenant/allusers')).json()).toEqual([expect.objectContaining({ roleName: 'Viewer' })]);
+    // A workspace invitation grants no tenant role.
+    expect((await get(t, '/tenant/allusers')).json()).toEqual([expect.objectContaining({ roleName: null })]);
   });
 });
 
@@ -320,7 +321,7 @@ describe('invitation email over SMTP, end to end', () => {
     expect(done.body).toContain('Your account is active');
 
     const user = await mailCtx.prisma.user.findFirstOrThrow({ where: { tenantId: t.tenantId, email: 'carol@example.com' } });
-    expect(user).toMatchObject({ status: 'Active', emailConfirmed: true, name: 'Carol Reviewer', userName: 'carol@example.com', roleName: 'Reviewer' });
+    expect(user).toMatchObject({ status: 'Active', emailConfirmed: true, name: 'Carol Reviewer', userName: 'carol@example.com', roleName: null });
     expect(await verifySecret(PASSWORD, user.passwordHash!)).toBe(true);
     expect(await verifySecret('wrong password', user.passwordHash!)).toBe(false);
     const invitation = await mailCtx.prisma.invitation.findFirstOrThrow({ where: { userId: user.id } });

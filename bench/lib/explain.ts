@@ -54,6 +54,43 @@ export async function explainAll(databaseUrl: string, queries: readonly Captured
   }
 }
 
+/** A node of EXPLAIN (FORMAT JSON)'s plan tree, with the fields the checks read. */
+export interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Scan Direction'?: string;
+  'Actual Rows': number;
+  'Actual Loops': number;
+  'Rows Removed by Filter'?: number;
+  'Rows Removed by Index Recheck'?: number;
+  Plans?: PlanNode[];
+}
+
+export interface JsonPlan extends CapturedQuery {
+  root: PlanNode;
+  executionMs: number;
+}
+
+/** EXPLAIN (ANALYZE, FORMAT JSON) of each query, the second of two runs (a warm cache). */
+export async function explainJson(databaseUrl: string, queries: readonly CapturedQuery[]): Promise<JsonPlan[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const plans: JsonPlan[] = [];
+    for (const query of queries) {
+      const text = `EXPLAIN (ANALYZE, FORMAT JSON) ${query.sql}`;
+      await client.query(text, query.params);
+      const result = await client.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode; 'Execution Time': number }> }>(text, query.params);
+      const [explained] = result.rows[0]!['QUERY PLAN'];
+      plans.push({ ...query, root: explained!.Plan, executionMs: explained!['Execution Time'] });
+    }
+    return plans;
+  } finally {
+    await client.end();
+  }
+}
+
 /**
  * Prisma qualifies every column and lists all 34 of a task's; without the qualifiers and with the
  * long select list folded, the statement can be read in a report.

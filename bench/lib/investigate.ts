@@ -1,26 +1,23 @@
 import type { Db } from '../../src/db/prisma.js';
-import { findClientOfTenant } from '../../src/modules/auth/clients.repository.js';
-import { findTaskById, listTaskPage } from '../../src/modules/tasks/tasks.repository.js';
+import { findTaskStatusRow, listTaskPage, readCreateTaskContext } from '../../src/modules/tasks/tasks.repository.js';
 import { taskPageQuery } from '../../src/modules/tasks/tasks.schemas.js';
 import { captureSql, explainAll, readableSql, type ExplainedQuery } from './explain.js';
 import { missedTarget, type Row } from './report.js';
 import type { BenchScenario } from './scenarios.js';
 
-/** The repository calls a scenario's route makes, to be replayed on a logging client for their SQL. */
+/**
+ * The reads a scenario's route makes, to be replayed on a logging client for their SQL.
+ * Authentication reads the client's secret version from memory: no query. A create's insert is
+ * left out, since EXPLAIN ANALYZE would run it.
+ */
 function routeQueries(scenario: BenchScenario, tenantId: number, taskId: number): ((db: Db) => Promise<unknown>) | undefined {
   const shape = scenario.shape;
-  if (shape.kind === 'status') {
-    return async (db) => {
-      await findClientOfTenant(db, tenantId); // authentication, on every request
-      await findTaskById(db, tenantId, taskId);
-    };
-  }
-  if (shape.kind === 'list') {
-    // The deepest page the load asked for: the largest OFFSET it paid for.
-    const q = taskPageQuery.parse({ ...shape.query, pageNumber: String(shape.maxPage) });
-    return (db) => listTaskPage(db, tenantId, q, q);
-  }
-  return undefined;
+  if (shape.kind === 'status') return (db) => findTaskStatusRow(db, tenantId, { taskId });
+  if (shape.kind === 'create') return (db) => readCreateTaskContext(db, tenantId, { externalId: 'bench-explain' });
+  if (shape.kind === 'health') return undefined; // no database work
+  // The deepest page the load asked for: the largest OFFSET it paid for.
+  const q = taskPageQuery.parse({ ...shape.query, pageNumber: String(shape.maxPage) });
+  return (db) => listTaskPage(db, tenantId, q, q);
 }
 
 function executionMs(plan: string): number {

@@ -5,7 +5,7 @@
  */
 import http, { type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Bounds, ChildMessage, LoadPlan, ParentMessage, RequestShape, Scenario, ScenarioResult } from './protocol.js';
+import type { Bounds, ChildMessage, LoadPlan, ParentMessage, RequestShape, Scenario, ScenarioResult, Target } from './protocol.js';
 import { summarize } from './stats.js';
 
 const API = '/api/v1.0/external';
@@ -58,8 +58,8 @@ function readBody(response: IncomingMessage): Promise<string> {
  * node:http over keep-alive sockets, one per concurrent lane: cheaper per request than fetch, so
  * the client's own overhead stays small next to what it measures.
  */
-function createSender(plan: LoadPlan, sockets: number) {
-  const base = new URL(plan.baseUrl);
+function createSender(plan: LoadPlan, target: Target, sockets: number) {
+  const base = new URL(plan.baseUrls[target]);
   const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
   const send = (req: OutgoingRequest): Promise<Answer> =>
     new Promise((resolve, reject) => {
@@ -98,10 +98,13 @@ function requestsOf(shape: RequestShape, plan: LoadPlan, sourceUrl: string): () 
     }
     case 'status':
       return () => ({ method: 'GET', path: `${API}/sdtask/status?taskId=${pick(plan.taskIds)}` });
+    case 'health':
+      return () => ({ method: 'GET', path: '/health' });
     case 'list':
       return () => {
         const pageNumber = 1 + Math.floor(Math.random() * shape.maxPage);
-        const query = new URLSearchParams({ ...shape.query, pageNumber: String(pageNumber) });
+        const params = Object.entries({ ...shape.query, pageNumber: String(pageNumber) });
+        const query = new URLSearchParams(params.flatMap(([name, value]) => [value].flat().map((one): [string, string] => [name, one])));
         return { method: 'GET', path: `${API}/sdtask/statuslistpaginated?${query}` };
       };
   }
@@ -144,7 +147,7 @@ async function drive(next: () => OutgoingRequest, send: (r: OutgoingRequest) => 
 }
 
 async function runScenario(scenario: Scenario, plan: LoadPlan, sourceUrl: string): Promise<ScenarioResult> {
-  const sender = createSender(plan, scenario.concurrency);
+  const sender = createSender(plan, scenario.target, scenario.concurrency);
   try {
     const next = requestsOf(scenario.shape, plan, sourceUrl);
     // Warm-up fills connection pools, JIT and caches; its numbers are thrown away.

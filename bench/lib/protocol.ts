@@ -16,11 +16,22 @@ export type RequestShape =
   | { kind: 'create' }
   /** GET sdtask/status?taskId= one of the sampled existing ids, at random. */
   | { kind: 'status' }
-  /** GET sdtask/statuslistpaginated with `query` and a pageNumber drawn from 1..maxPage. */
-  | { kind: 'list'; query: Record<string, string>; maxPage: number };
+  /** GET /health: liveness, no database work (what an event loop held by other work delays first). */
+  | { kind: 'health' }
+  /** GET sdtask/statuslistpaginated with `query` (a list repeats its parameter) and a pageNumber drawn from 1..maxPage. */
+  | { kind: 'list'; query: ListQuery; maxPage: number };
+
+export type ListQuery = Record<string, string | string[]>;
+
+/**
+ * Who answers: the app as shipped, or its peer, a bare Fastify + Prisma server doing the same
+ * database work (bench/lib/peer.ts), loaded the same way for a reference.
+ */
+export type Target = 'app' | 'peer';
 
 export interface Scenario {
   name: string;
+  target: Target;
   shape: RequestShape;
   concurrency: number;
   warmup: Bounds;
@@ -28,7 +39,7 @@ export interface Scenario {
 }
 
 export interface LoadPlan {
-  baseUrl: string;
+  baseUrls: Record<Target, string>;
   token: string;
   taskIds: number[];
   scenarios: Scenario[];

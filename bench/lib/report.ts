@@ -4,33 +4,58 @@ import type { BenchScenario } from './scenarios.js';
 export interface Row {
   scenario: BenchScenario;
   result: ScenarioResult;
+  /** The same load on the peer, run right after. */
+  peer?: ScenarioResult;
 }
 
-/** Missed when p99 is over the target, or when any request failed (a fast error proves nothing). */
+/** Missed when p99 is over the target, the rate under it, or any request failed (a fast error proves nothing). */
 export function missedTarget(row: Row): boolean {
-  const target = row.scenario.targetP99Ms;
-  return target !== undefined && (row.result.errors > 0 || !(row.result.p99Ms < target));
+  const { targetP99Ms, targetRequestsPerSecond } = row.scenario;
+  if (targetP99Ms === undefined && targetRequestsPerSecond === undefined) return false;
+  return (
+    row.result.errors > 0 ||
+    (targetP99Ms !== undefined && !(row.result.p99Ms < targetP99Ms)) ||
+    (targetRequestsPerSecond !== undefined && !(row.result.requestsPerSecond >= targetRequestsPerSecond))
+  );
 }
 
 function verdict(row: Row): string {
-  if (row.scenario.targetP99Ms === undefined) return '';
+  if (row.scenario.targetP99Ms === undefined && row.scenario.targetRequestsPerSecond === undefined) return '';
   return missedTarget(row) ? 'MISSED' : 'ok';
 }
 
-const COLUMNS = ['scenario', 'conc', 'requests', 'errors', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'target', ''] as const;
+function target(scenario: BenchScenario): string {
+  const parts = [
+    scenario.targetRequestsPerSecond !== undefined ? `>= ${scenario.targetRequestsPerSecond}/s` : undefined,
+    scenario.targetP99Ms !== undefined ? `p99 < ${scenario.targetP99Ms} ms` : undefined,
+  ].filter((p) => p !== undefined);
+  return parts.length ? parts.join(', ') : '-';
+}
+
+/** app / peer: above 1 the app is faster (rate) or slower (p99). */
+function ratio(app: number, peer: number | undefined): string {
+  return peer === undefined || !(peer > 0) ? '-' : `${(app / peer).toFixed(2)}x`;
+}
+
+const COLUMNS = ['scenario', 'conc', 'requests', 'errors', 'req/s', 'p50 ms', 'p99 ms', 'peer req/s', 'peer p50', 'peer p99', 'req/s vs peer', 'p99 vs peer', 'target', ''] as const;
 
 function cells(row: Row): string[] {
   const r = row.result;
+  const p = row.peer;
   return [
     row.scenario.name,
     String(row.scenario.concurrency),
     String(r.requests),
-    String(r.errors),
+    p?.errors ? `${r.errors} (peer ${p.errors})` : String(r.errors),
     r.requestsPerSecond.toFixed(1),
     r.p50Ms.toFixed(1),
     r.p99Ms.toFixed(1),
-    r.maxMs.toFixed(1),
-    row.scenario.targetP99Ms !== undefined ? `p99 < ${row.scenario.targetP99Ms} ms` : '-',
+    p ? p.requestsPerSecond.toFixed(1) : '-',
+    p ? p.p50Ms.toFixed(1) : '-',
+    p ? p.p99Ms.toFixed(1) : '-',
+    ratio(r.requestsPerSecond, p?.requestsPerSecond),
+    ratio(r.p99Ms, p?.p99Ms),
+    target(row.scenario),
     verdict(row),
   ];
 }
@@ -49,5 +74,8 @@ export function formatTable(rows: readonly Row[]): string {
 }
 
 export function formatErrors(rows: readonly Row[]): string[] {
-  return rows.filter((r) => r.result.firstError !== undefined).map((r) => `  ${r.scenario.name}: first error: ${r.result.firstError}`);
+  return rows.flatMap((r) => [
+    ...(r.result.firstError !== undefined ? [`  ${r.scenario.name}: first error: ${r.result.firstError}`] : []),
+    ...(r.peer?.firstError !== undefined ? [`  ${r.scenario.name} [peer]: first error: ${r.peer.firstError}`] : []),
+  ]);
 }

@@ -1,11 +1,14 @@
-import type { Bounds, RequestShape, Scenario } from './protocol.js';
+import type { Bounds, ListQuery, RequestShape, Scenario } from './protocol.js';
 
-/** The targets the service is held to, at 1M tasks on 2 cores. */
-export const TARGET_P99_MS = { status: 10, list: 100 } as const;
+/** The targets the service is held to, at 1M tasks on 2 cores (issue 12 for creates). */
+export const TARGET_P99_MS = { create: 50, status: 10, list: 100 } as const;
+export const TARGET_CREATES_PER_SECOND = 500;
 
 export interface BenchScenario extends Scenario {
-  /** p99 latency the scenario must stay under; none for creates. */
+  /** p99 latency the scenario must stay under. */
   targetP99Ms?: number;
+  /** Requests per second the scenario must reach. */
+  targetRequestsPerSecond?: number;
 }
 
 export interface ScenarioOptions {
@@ -25,7 +28,12 @@ export function yearAgo(now = new Date()): string {
 }
 
 function scenario(name: string, shape: RequestShape, concurrency: number, measure: Bounds, warmup: Bounds, targetP99Ms?: number): BenchScenario {
-  return { name, shape, concurrency, warmup, measure, ...(targetP99Ms !== undefined ? { targetP99Ms } : {}) };
+  return { name, target: 'app', shape, concurrency, warmup, measure, ...(targetP99Ms !== undefined ? { targetP99Ms } : {}) };
+}
+
+/** The same load on the peer (bench/lib/peer.ts), which has no targets of its own. */
+export function peerTwin(sc: BenchScenario): Scenario {
+  return { name: `${sc.name} [peer]`, target: 'peer', shape: sc.shape, concurrency: sc.concurrency, warmup: sc.warmup, measure: sc.measure };
 }
 
 /**
@@ -44,17 +52,23 @@ export function benchScenarios(options: ScenarioOptions, startDate = yearAgo()):
   // 200 requests, 7 ms after 5,000, same code).
   const warm: Bounds = { requests: 5_000, seconds: Math.max(2, s / 2) };
   const filtered = { startDate, taskStatus: '3', pageSize: PAGE_SIZE };
-  const list = (query: Record<string, string>): RequestShape => ({ kind: 'list', query, maxPage: MAX_PAGE });
+  const list = (query: ListQuery): RequestShape => ({ kind: 'list', query, maxPage: MAX_PAGE });
   const status = TARGET_P99_MS.status;
   const paged = TARGET_P99_MS.list;
   return [
-    scenario('create task', { kind: 'create' }, c, { requests: 5_000, seconds: s }, { requests: 1_000, seconds: warm.seconds }),
+    {
+      ...scenario('create task', { kind: 'create' }, c, { requests: 5_000, seconds: s }, { requests: 1_000, seconds: warm.seconds }, TARGET_P99_MS.create),
+      targetRequestsPerSecond: TARGET_CREATES_PER_SECOND,
+    },
     scenario('status by taskid', { kind: 'status' }, c, reads, warm, status),
     scenario('status by taskid (c=1)', { kind: 'status' }, 1, { requests: 1000, seconds: s / 2 }, warm, status),
     scenario('list status=3, sort default', list(filtered), c, lists, warm, paged),
     scenario('list status=3, sort=-createdOn', list({ ...filtered, sort: '-createdOn' }), c, lists, warm, paged),
     scenario('list status=3, sort=-taskId', list({ ...filtered, sort: '-taskId' }), c, lists, warm, paged),
     scenario('list status=3, sort=displayName', list({ ...filtered, sort: 'displayName' }), c, lists, warm, paged),
+    // The backlog itself (the newest tasks), and two statuses merged past it.
+    scenario('list status=30 (backlog), sort=-taskId', list({ ...filtered, taskStatus: '30', sort: '-taskId' }), c, lists, warm, paged),
+    scenario('list status=3+4, sort=-taskId', list({ ...filtered, taskStatus: ['3', '4'], sort: '-taskId' }), c, lists, warm, paged),
     scenario('list status=3, sort default (c=1)', list(filtered), 1, lists, warm, paged),
     scenario('list startDate only', list({ startDate, pageSize: PAGE_SIZE }), c, lists, warm, paged),
     // The other documented sorts, over the whole year: each must walk an index, not sort the year.

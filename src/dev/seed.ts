@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { PrismaClient } from '../db/prisma.js';
-import { nameOf, TemplateType } from '../domain/enums.js';
+import { nameOf, TemplateType, UserStatus } from '../domain/enums.js';
 import {
   allTemplateTypes,
   clientHasSecret,
@@ -10,23 +10,47 @@ import {
   createWorkspace,
   rotateClientSecret,
 } from '../modules/tenants/tenants.service.js';
-import { randomToken } from '../modules/auth/secret-hash.js';
+import { hashSecret, randomToken, verifySecretIfAny } from '../modules/auth/secret-hash.js';
 
 export interface DemoCredentials {
   tenantId: number;
   clientId: string;
   clientSecret: string;
   defaultWorkspaceId: number;
+  /** A reviewer of every workspace of the demo organization, to try /review at once. */
+  reviewer: { email: string; password: string };
 }
 
 const DEMO_TENANT = 'Demo organization';
+export const DEMO_REVIEWER_EMAIL = 'reviewer@demo.example.com';
+
+/**
+ * The demo reviewer: an Active user with the organization role Reviewer (every workspace), as
+ * accepting an invitation leaves one. Its password is the saved one, or a new one; a user whose
+ * password or status differs is brought in line. Returns whether it was created or changed.
+ */
+async function seedDemoReviewer(prisma: PrismaClient, tenantId: number, password: string): Promise<boolean> {
+  const email = DEMO_REVIEWER_EMAIL;
+  const existing = await prisma.user.findUnique({ where: { tenantId_email: { tenantId, email } } });
+  if (existing?.status === UserStatus.Active && (await verifySecretIfAny(password, existing.passwordHash))) return false;
+  const account = { name: 'Demo Reviewer', userName: email, status: UserStatus.Active, emailConfirmed: true, passwordHash: await hashSecret(password) };
+  await prisma.user.upsert({
+    where: { tenantId_email: { tenantId, email } },
+    create: { tenantId, email, roleName: 'Reviewer', ...account },
+    update: account,
+  });
+  return true;
+}
 
 /**
  * The demo tenant of `npm start`: every feature enabled, no licence limits, one workspace per
  * TemplateType. Idempotent: restarts reuse it and its credentials (SEED_CLIENT_ID/SECRET, or the
  * ones generated the first time and kept in DATA_DIR/demo-credentials.json).
  */
-export async function seedDemoTenant(prisma: PrismaClient, config: Config): Promise<DemoCredentials & { created: boolean }> {
+export async function seedDemoTenant(
+  prisma: PrismaClient,
+  config: Config,
+): Promise<DemoCredentials & { created: boolean; reviewerSeeded: boolean }> {
   const file = path.join(config.DATA_DIR, 'demo-credentials.json');
   const saved = await readFile(file, 'utf8')
     .then((t) => JSON.parse(t) as DemoCredentials)
@@ -35,12 +59,13 @@ export async function seedDemoTenant(prisma: PrismaClient, config: Config): Prom
     clientId: config.SEED_CLIENT_ID ?? saved?.clientId ?? `demo-${randomToken(9)}`,
     clientSecret: config.SEED_CLIENT_SECRET ?? saved?.clientSecret ?? randomToken(32),
   };
+  const reviewer = { email: DEMO_REVIEWER_EMAIL, password: saved?.reviewer?.password ?? randomToken(12) };
 
   // The demo tenant is the one holding the wanted client id, or the one seeded before.
   const existing =
     (await prisma.apiClient.findUnique({ where: { clientId: wanted.clientId } })) ??
     (saved ? await prisma.apiClient.findUnique({ where: { tenantId: saved.tenantId } }) : null);
-  let credentials: DemoCredentials;
+  let credentials: Omit<DemoCredentials, 'reviewer'>;
   let created = false;
   if (existing) {
     if (existing.clientId !== wanted.clientId) {
@@ -66,7 +91,9 @@ export async function seedDemoTenant(prisma: PrismaClient, config: Config): Prom
     credentials = tenant;
     created = true;
   }
+  const reviewerSeeded = await seedDemoReviewer(prisma, credentials.tenantId, reviewer.password);
+  const all: DemoCredentials = { ...credentials, reviewer };
   await mkdir(config.DATA_DIR, { recursive: true });
-  await writeFile(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
-  return { ...credentials, created };
+  await writeFile(file, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
+  return { ...all, created, reviewerSeeded };
 }

@@ -15,6 +15,8 @@ const resolveModule = createRequire(import.meta.url).resolve;
 /** What both engines are told besides the image and the models. */
 export interface TsvOptions {
   dpi?: number;
+  /** How tesseract segments the image, see OcrOptions.layout. */
+  layout?: 'page' | 'column';
   timeoutMs: number;
 }
 
@@ -129,13 +131,16 @@ class LanguageWorker {
     );
   }
 
-  private async run(image: Buffer, { dpi, timeoutMs }: TsvOptions): Promise<string> {
+  private async run(image: Buffer, { dpi, layout, timeoutMs }: TsvOptions): Promise<string> {
     const work = async () => {
       const { api, thread } = await this.loaded();
       // An idle worker thread is unref'd so it never keeps the process alive; a running job must.
       thread?.ref();
       try {
-        await api.setParameters({ user_defined_dpi: dpi ? String(Math.round(dpi)) : '0' });
+        await api.setParameters({
+          user_defined_dpi: dpi ? String(Math.round(dpi)) : '0',
+          tessedit_pageseg_mode: layout === 'column' ? Tesseract.PSM.SINGLE_COLUMN : Tesseract.PSM.AUTO,
+        });
         const { data } = await api.recognize(image, {}, { text: false, tsv: true });
         return data.tsv ?? '';
       } catch (error) {
@@ -159,24 +164,33 @@ class LanguageWorker {
     this.worker = undefined;
     void job
       .catch(() => undefined)
-      .then(() => detached?.then(({ api }) => api.terminate(), () => undefined));
+      .then(() => detached?.then(({ api }) => api.terminate(), () => undefined))
+      .catch(() => undefined); // nobody waits for this ending: a failure of it must not be an unhandled rejection
   }
 
   private loaded(): Promise<LoadedWorker> {
     if (!this.worker) {
       const starting = startWorker(this.languages);
       this.worker = starting;
-      // A worker that failed to start is tried again by the next job (unless one was started since).
-      starting.catch(() => {
+      // A worker that failed to start, or whose thread died, is replaced by the next job (unless
+      // one was started since).
+      const forget = () => {
         if (this.worker === starting) this.worker = undefined;
-      });
+      };
+      starting.then(({ thread }) => {
+        // tesseract.js listens to its thread's messages only: a thread that dies (its WASM
+        // aborts, it runs out of memory) would emit an 'error' nobody handles, which ends the
+        // process. Its job, if any, fails at its timeout.
+        thread?.on('error', forget);
+        thread?.on('exit', forget);
+      }, forget);
     }
     return this.worker;
   }
 
   private jobDone(): void {
     this.jobs -= 1;
-    if (this.jobs === 0) this.idleTimer = setTimeout(() => void this.close(), IDLE_MS).unref();
+    if (this.jobs === 0) this.idleTimer = setTimeout(() => void this.close().catch(() => undefined), IDLE_MS).unref();
   }
 }
 

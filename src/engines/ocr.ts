@@ -1,8 +1,11 @@
+import { availableParallelism } from 'node:os';
 import type { Box } from './geometry.js';
 import { UnsupportedLanguageError } from './errors.js';
 import { findOnPath } from './inventory.js';
 import { wasmOcrTsv, type TsvOptions } from './ocr-wasm.js';
+import { ProcessSlots } from './process-slots.js';
 import { runProcess } from './process.js';
+import { countEvent } from '../observability/thread-counts.js';
 
 export interface OcrWord {
   text: string;
@@ -28,6 +31,12 @@ export interface OcrOptions {
   languages?: readonly string[];
   /** Resolution of the image when known (rendered PDF pages): spares tesseract a guess from the text size. */
   dpi?: number;
+  /**
+   * page (default): tesseract finds the blocks and columns itself; column: the image is one column
+   * of lines of varying size (a till receipt), read line by line without looking for columns,
+   * which keeps a total on the line of its label.
+   */
+  layout?: 'page' | 'column';
   timeoutMs?: number;
   /** Which tesseract reads the image; by default the native one when on PATH, else tesseract.js. */
   engine?: OcrEngine;
@@ -71,20 +80,43 @@ export async function chooseOcrEngine(
   return requested ?? ((await findNative()) ? 'native' : 'wasm');
 }
 
+let slots: ProcessSlots | undefined;
+
+/**
+ * How many OCR runs go at once: one tesseract process uses one core (OMP_THREAD_LIMIT=1), so by
+ * default as many as the machine has. A worker's engine threads share one set of slots sized by
+ * OCR_PROCESSES (engine-pool.ts), whatever the threads and documents asking.
+ */
+export function useOcrSlots(shared: ProcessSlots): void {
+  slots = shared;
+}
+
+function ocrSlots(): ProcessSlots {
+  slots ??= ProcessSlots.create(availableParallelism());
+  return slots;
+}
+
 /** Recognizes the words of an image (PNG buffer or file path) with native tesseract or tesseract.js. */
 export async function ocrImage(image: Buffer | string, options: OcrOptions = {}): Promise<OcrResult> {
   const languages = [...new Set((options.languages?.length ? options.languages : ['en']).map(tesseractLanguage))];
   const recognize = (await chooseOcrEngine(options.engine)) === 'native' ? nativeTsv : wasmOcrTsv;
-  return parseTsv(await recognize(image, languages, { dpi: options.dpi, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS }));
+  const tsv = await ocrSlots().run(() => recognize(image, languages, { dpi: options.dpi, layout: options.layout, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS }));
+  countEvent('ocrPages');
+  return parseTsv(tsv);
 }
 
-async function nativeTsv(image: Buffer | string, languages: readonly string[], { dpi, timeoutMs }: TsvOptions): Promise<string> {
+/** Tesseract's page segmentation modes: 3 finds blocks and columns, 4 reads one column of text of varying size. */
+const PAGE_SEGMENTATION = { page: '3', column: '4' } as const;
+
+async function nativeTsv(image: Buffer | string, languages: readonly string[], { dpi, layout = 'page', timeoutMs }: TsvOptions): Promise<string> {
   const args = [
     typeof image === 'string' ? image : 'stdin',
     'stdout',
     '-l',
     languages.join('+'),
     ...(dpi ? ['--dpi', String(Math.round(dpi))] : []),
+    '--psm',
+    PAGE_SEGMENTATION[layout],
     'tsv',
   ];
   const { stdout } = await runProcess('tesseract', args, {

@@ -28,8 +28,10 @@ export function runProcess(binary: string, args: readonly string[], options: Run
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
     // A child that exits before reading all its input makes the write fail with EPIPE; the exit
-    // status explains the failure better, so the write error itself is not reported.
-    child.stdin.on('error', () => {});
+    // status explains the failure better, so the write error itself is not reported. The same
+    // goes for an error on its output pipes: 'close' still reports how the child ended, and an
+    // 'error' event with no listener would end the whole worker process.
+    for (const pipe of [child.stdin, child.stdout, child.stderr]) pipe.on('error', () => {});
     child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       reject(error.code === 'ENOENT' ? new EngineMissingError(binary) : error);

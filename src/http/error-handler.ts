@@ -15,24 +15,37 @@ export interface ProblemBody {
   [extension: string]: unknown;
 }
 
-export function sendProblem(
-  request: FastifyRequest,
-  reply: FastifyReply,
+export interface ProblemExtras {
+  title?: string;
+  errors?: FieldError[];
+  headers?: Record<string, string>;
+  extensions?: Record<string, unknown>;
+}
+
+/** The one body shape of every error, also for answers written without Fastify (http/edge-errors.ts). */
+export function problemBody(
   status: number,
   detail: string,
-  extra: { title?: string; errors?: FieldError[]; headers?: Record<string, string>; extensions?: Record<string, unknown> } = {},
-): FastifyReply {
-  const body: ProblemBody = {
+  where: { instance: string | null; traceId: string },
+  extra: Omit<ProblemExtras, 'headers'> = {},
+): ProblemBody {
+  return {
     type: problemType(status),
     title: extra.title ?? defaultTitles[status] ?? 'Error',
     status,
     detail,
-    instance: request.url.split('?')[0] ?? null,
-    traceId: String(request.id),
+    instance: where.instance,
+    traceId: where.traceId,
     ...(extra.errors ? { errors: extra.errors } : {}),
     ...extra.extensions,
   };
+}
+
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, status: number, detail: string, extra: ProblemExtras = {}): FastifyReply {
+  const body = problemBody(status, detail, { instance: request.url.split('?')[0] ?? null, traceId: String(request.id) }, extra);
   for (const [name, value] of Object.entries(extra.headers ?? {})) reply.header(name, value);
+  // Set here too: answers given before routing (bad URLs) do not pass the app's onSend hook.
+  reply.header('x-request-id', String(request.id));
   // Problem bodies bypass the route's response schema: they are the same shape everywhere.
   return reply.code(status).type(PROBLEM_CONTENT_TYPE).serializer(JSON.stringify).send(body);
 }
@@ -101,15 +114,43 @@ export function installErrorHandling(app: FastifyInstance): void {
   );
 }
 
-/** Postgres or Redis unreachable: the caller should retry, not report a bug. */
+/**
+ * Codes of a backing service that is down, restarting or unreachable: socket errors; Postgres
+ * admin_shutdown, crash_shutdown, cannot_connect_now (starting up, shutting down) and
+ * too_many_connections; Prisma's can't reach / connect timeout / server closed the connection /
+ * pool timeout. Postgres class 08 (connection exceptions) is matched apart.
+ */
+const OUTAGE_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH',
+  '57P01', '57P02', '57P03', '53300',
+  'P1001', 'P1002', 'P1017', 'P2024',
+]);
+/** The Prisma pg adapter's names for the same failures (`DriverAdapterError` cause `kind`). */
+const OUTAGE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
+/** Errors that carry no code: pg's ended connections, ioredis' closed ones. */
+const OUTAGE_MESSAGE =
+  /Can't reach database|Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Connection is closed|connect ECONNREFUSED|Redis connection|Stream isn't writeable/i;
+
+/**
+ * Postgres or Redis unavailable: the caller should retry, not report a bug. Prisma wraps driver
+ * errors in generic codes (P2010 raw query failed, P2039 database error) and keeps the driver's
+ * error in `meta.driverAdapterError`, whose `cause` holds the Postgres code or the adapter's kind;
+ * other libraries chain `cause`. Every link of those chains is looked at.
+ */
 function isInfrastructureOutage(error: Error): boolean {
-  const code = (error as { code?: string }).code;
-  const text = `${error.name} ${error.message}`;
-  return (
-    code === 'ECONNREFUSED' ||
-    code === 'ETIMEDOUT' ||
-    code === 'P1001' ||
-    code === 'P2024' ||
-    /DatabaseNotReachable|Can't reach database|Connection is closed|connect ECONNREFUSED|Redis connection|Stream isn't writeable/i.test(text)
-  );
+  const pending: unknown[] = [error];
+  const seen = new Set<unknown>();
+  while (pending.length > 0 && seen.size < 16) {
+    const link = pending.shift();
+    if (typeof link !== 'object' || link === null || seen.has(link)) continue;
+    seen.add(link);
+    const { code, originalCode, kind, message, cause, meta } = link as Record<string, unknown>;
+    for (const c of [code, originalCode]) {
+      if (typeof c === 'string' && (OUTAGE_CODES.has(c) || /^08[0-9A-Z]{3}$/.test(c))) return true;
+    }
+    if (typeof kind === 'string' && OUTAGE_KINDS.has(kind)) return true;
+    if (typeof message === 'string' && OUTAGE_MESSAGE.test(message)) return true;
+    pending.push(cause, (meta as { driverAdapterError?: unknown } | undefined)?.driverAdapterError);
+  }
+  return false;
 }

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { BadRequestError } from './problem.js';
 
+/**
+ * The dates a query may name: Postgres `timestamp` has no year 0 and JS Date ends in year
+ * 275760, so outside a sane window a date would fail in the database (22008) instead of being
+ * a 400. Nothing this service stores predates 1970.
+ */
+export const MIN_QUERY_DATE = new Date('1970-01-01T00:00:00Z');
+export const MAX_QUERY_DATE = new Date('9999-12-31T23:59:59.999Z');
+const DATE_RANGE_TEXT = 'between 1970-01-01 and 9999-12-31 (UTC)';
+
 /** Datetime query input: ISO 8601; without an offset it is UTC (DESIGN.md section 4). */
 export const utcDateTime = z
   .string()
@@ -15,9 +24,13 @@ export const utcDateTime = z
       ctx.addIssue({ code: 'custom', message: 'not a valid date' });
       return z.NEVER;
     }
+    if (date < MIN_QUERY_DATE || date > MAX_QUERY_DATE) {
+      ctx.addIssue({ code: 'custom', message: `must be ${DATE_RANGE_TEXT}` });
+      return z.NEVER;
+    }
     return date;
   })
-  .meta({ type: 'string', format: 'date-time', description: 'ISO 8601; UTC when no offset is given' });
+  .meta({ type: 'string', format: 'date-time', description: `ISO 8601; UTC when no offset is given; ${DATE_RANGE_TEXT}` });
 
 export const MAX_PAGE_SIZE = 500;
 

@@ -12,11 +12,12 @@ export function installCaseInsensitiveQuery(app: FastifyInstance): void {
     const canonical = new Map(Object.keys(shape).map((k) => [k.toLowerCase(), k]));
     const hook = async (request: FastifyRequest) => {
       const query = request.query as Record<string, unknown>;
-      const renamed: Record<string, unknown> = {};
+      // No prototype: a parameter named __proto__, constructor or sort must stay a plain entry,
+      // neither replace the object's prototype nor find an inherited value to merge with.
+      const renamed: Record<string, unknown> = Object.create(null);
       for (const [key, value] of Object.entries(query)) {
         const name = canonical.get(key.toLowerCase()) ?? key;
-        const previous = renamed[name];
-        renamed[name] = previous === undefined ? value : ([] as unknown[]).concat(previous, value);
+        renamed[name] = Object.hasOwn(renamed, name) ? ([] as unknown[]).concat(renamed[name], value) : value;
       }
       request.query = renamed;
     };

@@ -23,6 +23,9 @@ export interface Mailer {
 export function createMailer(config: Config): Mailer {
   if (config.SMTP_URL) {
     const transport = nodemailer.createTransport(config.SMTP_URL);
+    // Each send rejects with its own failure; an 'error' the transport emits besides (an OAuth2
+    // token refresh failing) has no listener otherwise and would end the worker process.
+    transport.on('error', () => undefined);
     return {
       send: async (message) => {
         await transport.sendMail({ from: config.MAIL_FROM, ...message });

@@ -19,7 +19,7 @@ export const idDocumentModel: Model = async (input) => {
   const dates = dateOptionsFor(input.language);
   const rules = visualFieldRules(dates);
   const chunks = await detectPerPage(input, { languages: ocrLanguages(input) }, async (page, ref) => {
-    const text = buildPageText(page.words);
+    const text = buildPageText(await page.allWords());
     const zone = findMrz(text.lines);
     const visual = findLabelledFields(text, rules, new Set(zone?.sourceLines));
     return [

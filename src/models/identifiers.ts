@@ -67,10 +67,30 @@ export function findIbans(text: string): FoundIdentifier[] {
 }
 
 /**
- * The tax number in a labelled value: an optional country prefix and 8 to 15 characters, mostly
- * digits. Portuguese numbers (PT prefix, or any when `portuguese`) must pass the NIF check digit.
+ * Tax numbers whose shape names their country: Indian GSTIN, Swiss UID, Austrian, Dutch, French,
+ * Spanish and Belgian VAT numbers, Malaysian SST, Spanish CIF/NIF without a prefix.
+ */
+const SHAPED_TAX_IDS: readonly RegExp[] = [
+  /\b\d{2}[A-Z]{5}\d{4}[A-Z][A-Z\d]Z[A-Z\d]\b/,
+  /\bCHE[-\s]?\d{3}[.\s]?\d{3}[.\s]?\d{3}\b/,
+  /\bATU\d{8}\b/,
+  /\bNL\s?\d{9}\s?B\s?\d{2}\b/,
+  /\bFR\s?[0-9A-Z]{2}\s?\d{3}\s?\d{3}\s?\d{3}\b/,
+  /\bES\s?[A-Z0-9]\d{7}[A-Z0-9]\b/,
+  /\bBE\s?0?\d{3}[.\s]?\d{3}[.\s]?\d{3}\b/,
+  /\b[A-Z]\d{2}-\d{4}-\d{8}\b/,
+  /\b[A-HJ-NP-SUVW]\d{7}[0-9A-J]\b/,
+  /\b\d{8}[A-Z]\b/,
+];
+
+/**
+ * The tax number in a labelled value: a number of a known national shape, else an optional
+ * country prefix and 8 to 15 characters, mostly digits. Portuguese numbers (PT prefix, or any
+ * when `portuguese`) must pass the NIF check digit.
  */
 export function findTaxId(text: string, portuguese: boolean): FoundIdentifier | undefined {
+  const shaped = SHAPED_TAX_IDS.map((pattern) => pattern.exec(text)).filter((m): m is RegExpExecArray => m !== null).sort((a, b) => a.index - b.index)[0];
+  if (shaped) return { index: shaped.index, length: shaped[0].length, normalized: shaped[0].replace(/[\s.-]/g, '') };
   const match = /\b([A-Z]{2})?[\s.-]?(\d[\d\s.-]{6,16}[\dA-Z])\b/.exec(text);
   if (!match) return undefined;
   const country = match[1];

@@ -1,215 +1,227 @@
+/**
+ * The candidates for each invoice field on one page: every label of the vocabulary with the
+ * values its geometry offers (same line, next column, line below), read by the field's form,
+ * and the values that need no label (IBANs, dates, currencies). Choosing among them, with the
+ * cross-checks between fields, is field-choice.ts's work.
+ */
 import { overlap } from './geometry.js';
-import { findIbans, findTaxId } from './identifiers.js';
-import { acceptDate, findLabelledFields, subRun, type AcceptedValue, type FieldCandidate, type FieldRule } from './labelled-fields.js';
-import { NUMBER_WORD, TAX_ID_LABEL } from './labels.js';
-import { findCurrency, isAmount, parseAmount, plain, type DateOptions } from './normalize.js';
-import { runInRange, type PageText, type TextLine, type TextRun } from './text-lines.js';
+import type { InvoiceField } from './invoice-field-names.js';
+import { INVOICE_LABELS, type LabelCategory } from './invoice-labels.js';
+import { compileLabels, findLabelHits, valuesOf, type LabelHit, type ValuePlace, type ValueRun } from './label-hits.js';
+import { plausibleYear, readAmount, readCurrency, readDate, readIban, readIdentifier, readName, readTaxId, subRun, type ValueReader } from './field-values.js';
+import { findAmounts, findCurrencies, findDates, type DateOptions } from './normalize.js';
+import type { LayoutTable } from './tables.js';
+import type { PageText, TextLine, TextRun } from './text-lines.js';
 
-const INVOICE_FIELDS = [
-  'InvoiceId',
-  'InvoiceDate',
-  'DueDate',
-  'VendorName',
-  'VendorTaxId',
-  'CustomerName',
-  'CustomerTaxId',
-  'SubTotal',
-  'TotalTax',
-  'InvoiceTotal',
-  'Currency',
-  'IBAN',
-] as const;
-export type InvoiceField = (typeof INVOICE_FIELDS)[number];
+/** Fields, and the amounts that check them: tax lines to add up, cash tendered and change, rounding. */
+export type CandidateCategory = InvoiceField | 'TaxLine' | 'Tendered' | 'Change' | 'Rounding' | 'CurrencyMention';
 
-/** Totals repeat on multi-page invoices (carried forward); the last one printed is the document's. */
-export const LAST_ONE_WINS: ReadonlySet<InvoiceField> = new Set(['SubTotal', 'TotalTax', 'InvoiceTotal']);
-
-const CUSTOMER_WORD = '(?:customer|client|cliente|buyer|adquirente|kunde|comprador)';
-const VENDOR_WORD = '(?:supplier|vendor|seller|fornecedor|emitente|fournisseur|lieferant|proveedor)';
-
-/** A tax number whose label does not say whose it is: the vendor's or the customer's by its place. */
-type RuleCategory = InvoiceField | 'TaxId';
-
-/** The labelled fields of invoices and receipts, most specific label first (see findLabelledFields). */
-export function invoiceFieldRules(dates: DateOptions, portuguese: boolean): FieldRule<RuleCategory>[] {
-  const date = acceptDate(dates);
-  const taxId = acceptTaxId(portuguese);
-  return [
-    { category: 'CustomerTaxId', labels: [`${CUSTOMER_WORD}\\s*(?:${TAX_ID_LABEL})`], accept: taxId },
-    { category: 'VendorTaxId', labels: [`${VENDOR_WORD}\\s*(?:${TAX_ID_LABEL})`], accept: taxId },
-    { category: 'TaxId', labels: [TAX_ID_LABEL], accept: taxId },
-    {
-      category: 'DueDate',
-      labels: ['due\\s*date', 'payment\\s*due(?:\\s*date)?', 'due(?:\\s*on)?', 'data\\s*(?:de\\s*)?vencimento', 'vencimento', "date\\s*d['’]?[ée]ch[ée]ance", '[ée]ch[ée]ance', 'f[aä]llig(?:keitsdatum|\\s*am)?', 'fecha\\s*de\\s*vencimiento'],
-      accept: date,
-    },
-    {
-      category: 'InvoiceDate',
-      labels: [
-        'invoice\\s*date',
-        'date\\s*of\\s*issue',
-        'issue\\s*date',
-        'issued(?:\\s*on)?',
-        'data(?:\\s*(?:de|da|do)\\s*(?:emiss[aã]o|fatura|documento))?',
-        'date(?:\\s*de\\s*(?:la\\s*)?facture)?',
-        'fecha(?:\\s*de\\s*(?:emisi[oó]n|factura))?',
-        'rechnungsdatum',
-        'datum',
-      ],
-      accept: date,
-    },
-    {
-      category: 'InvoiceId',
-      labels: [
-        `invoice\\s*${NUMBER_WORD}`,
-        'invoice',
-        `inv\\.?\\s*${NUMBER_WORD}`,
-        `(?:fatura|factura)(?:[-\\s]recibo)?\\s*${NUMBER_WORD}?`,
-        `${NUMBER_WORD}\\s*(?:da\\s+|de\\s+)?(?:fatura|factura)`,
-        `facture\\s*${NUMBER_WORD}?`,
-        `rechnungs?[-\\s]*(?:nummer|nr)`,
-        `(?:receipt|recibo|ticket|document|documento)\\s*${NUMBER_WORD}`,
-      ],
-      accept: acceptIdentifier,
-    },
-    { category: 'VendorName', labels: [VENDOR_WORD, 'from', 'sold\\s*by', 'issued\\s*by', 'vendedor'], accept: acceptName },
-    { category: 'CustomerName', labels: [`${CUSTOMER_WORD}(?:\\s*name)?`, 'bill(?:ed)?\\s*to', 'sold\\s*to', 'invoice\\s*to', 'destinat[aá]rio'], accept: acceptName },
-    {
-      category: 'SubTotal',
-      labels: [
-        'sub-?\\s*total',
-        'net\\s*(?:amount|total)',
-        'total\\s*(?:excl\\.?|excluding|before|without|net|il[ií]quido|s/\\s*iva|sem\\s*iva|ht|sin\\s*iva)(?:\\s*(?:vat|tax|iva))?',
-        'base\\s*(?:tribut[aá]vel|imponible|de\\s*incid[eê]ncia)',
-        'valor\\s*(?:l[ií]quido|sem\\s*iva)',
-        'nettobetrag',
-        'zwischensumme',
-      ],
-      accept: acceptAmount,
-    },
-    {
-      category: 'TotalTax',
-      labels: [
-        'total\\s*(?:vat|tax|taxes|iva|tva|mwst|impostos?)',
-        '(?:vat|tax|iva|tva|mwst|ust|igic|sales\\s*tax|imposto|impuestos?|mehrwertsteuer)(?:\\s*\\(?\\s*\\d{1,2}(?:[.,]\\d+)?\\s*%\\s*\\)?)?',
-      ],
-      accept: acceptAmount,
-    },
-    {
-      category: 'InvoiceTotal',
-      labels: [
-        'grand\\s*total',
-        'total\\s*(?:due|amount|a\\s*pagar|to\\s*pay|payable|incl\\.?\\s*(?:vat|tax)|com\\s*iva|ttc|geral|general|(?:da\\s*)?(?:fatura|factura|documento)|\\(\\s*\\p{L}{3}\\s*\\))',
-        'amount\\s*(?:due|payable)',
-        'balance\\s*due',
-        'montant\\s*(?:total|ttc)',
-        'gesamtbetrag',
-        'rechnungsbetrag',
-        'importe\\s*total',
-        'valor\\s*(?:total|a\\s*pagar)',
-        'a\\s*pagar',
-        'total',
-      ],
-      accept: acceptAmount,
-    },
-    { category: 'Currency', labels: ['currency', 'moeda', 'devise', 'w[äa]hrung', 'moneda'], accept: acceptCurrency },
-  ];
+export interface FieldCandidate {
+  category: CandidateCategory;
+  value: TextRun;
+  contentNormalized: string;
+  /** 0..1: how surely this is the field: label strength × place × form. */
+  score: number;
+  /** Strength of the label that announced it; 0 for values found without one. */
+  label: number;
+  labelLine?: TextLine;
+  hit?: LabelHit;
 }
 
-/** The fields a page states: labelled ones, IBANs anywhere, and the vendor at the top when no label names it. */
-export function findInvoiceFields(page: PageText, rules: readonly FieldRule<RuleCategory>[], excluded: ReadonlySet<TextLine>): FieldCandidate<InvoiceField>[] {
-  const labelled = assignTaxIds(findLabelledFields(page, rules, excluded));
-  return [...labelled, ...ibanFields(page), ...unlabelledVendor(page, labelled, excluded)];
+export interface PageReadOptions {
+  dates: DateOptions;
+  /** Portuguese documents: tax numbers must pass the NIF check digit. */
+  portuguese: boolean;
+  /** Tables of items: their rows hold no fields ("Total" heads the amount column), except the totals rows that close them. */
+  itemTables: readonly LayoutTable[];
 }
 
-/** How far below a customer label (in its line heights) its address block reaches: about five lines. */
-const CUSTOMER_BLOCK_LINE_HEIGHTS = 7.5;
+/** Labels that close an item table with its totals ("Subtotal 100.00" under the last item). */
+const TOTALS_CATEGORIES: ReadonlySet<LabelCategory> = new Set(['SubTotal', 'TotalTax', 'TaxLine', 'InvoiceTotal', 'Tendered', 'Change', 'Rounding', 'Currency']);
 
 /**
- * A bare "NIF:"/"VAT No:" is the customer's when it sits in the customer's block (below the
- * customer label, in its column), else the vendor's; without a customer label the first one
- * printed is the vendor's and the next the customer's.
+ * The lines of the item rows of the tables, without the totals rows that close them: rows whose
+ * first line starts with a totals label ("Subtotal"), not a header row with a "Total" column.
  */
-function assignTaxIds(fields: FieldCandidate<RuleCategory>[]): FieldCandidate<InvoiceField>[] {
-  const customer = fields.find((f) => f.category === 'CustomerName')?.labelLine;
-  let bareSeen = 0;
-  return fields.map((field) => {
-    if (field.category !== 'TaxId') return field as FieldCandidate<InvoiceField>;
-    const inCustomerBlock = customer ? isInBlockOf(customer, field.labelLine) : bareSeen++ > 0;
-    return { ...field, category: inCustomerBlock ? 'CustomerTaxId' : 'VendorTaxId' };
-  });
+function itemRowLines(tables: readonly LayoutTable[], hits: readonly LabelHit[]): Set<TextLine> {
+  const totalsLines = new Set(hits.filter((h) => TOTALS_CATEGORIES.has(h.definition.category) && h.start === 0).map((h) => h.line));
+  const excluded = new Set<TextLine>();
+  for (const table of tables) {
+    const byRow = new Map<number, TextLine[]>();
+    for (const line of table.lines) byRow.set(line.row, [...(byRow.get(line.row) ?? []), line]);
+    const headerRow = Math.min(...byRow.keys());
+    for (const [row, lines] of byRow) {
+      const first = lines.reduce((a, b) => (b.layoutBox.left < a.layoutBox.left ? b : a));
+      if (row !== headerRow && totalsLines.has(first)) continue;
+      for (const line of lines) excluded.add(line);
+    }
+  }
+  return excluded;
 }
 
-function isInBlockOf(heading: TextLine, line: TextLine): boolean {
-  const a = heading.layoutBox;
-  const b = line.layoutBox;
-  const below = b.top - (a.top + a.height);
-  return below >= 0 && below <= CUSTOMER_BLOCK_LINE_HEIGHTS * a.height && overlap(a.left, a.left + a.width, b.left, b.left + b.width) > 0;
-}
+const COMPILED_LABELS = compileLabels(INVOICE_LABELS);
 
-function acceptAmount(value: TextRun): AcceptedValue | undefined {
-  if (!isAmount(value.text)) return undefined;
-  const amount = parseAmount(value.text);
-  return amount === undefined ? undefined : { contentNormalized: amount };
-}
+/** How much the place of a value relative to its label weighs. */
+const PLACE_WEIGHT: Readonly<Record<ValuePlace, number>> = { inline: 1, right: 0.95, below: 0.85, nextRowRight: 0.75 };
 
-/** An id has a digit and no spaces beyond a short series prefix ("FT 2024/17", "INV-0042"). */
-function acceptIdentifier(value: TextRun): AcceptedValue | undefined {
-  const text = value.text.trim();
-  return /\d/.test(text) && text.split(/\s+/).length <= 3 && text.length <= 40 ? { contentNormalized: text.replace(/\s+/g, ' ') } : undefined;
-}
+/** Without a label, a date is the invoice's only weakly (the document may print several). */
+const UNLABELLED_DATE = 0.3;
+/** ...unless it follows the invoice number on its line: "Facture n°2024-118 du 3 mars 2024". */
+const DATE_AFTER_NUMBER = 0.85;
 
-function acceptName(value: TextRun): AcceptedValue | undefined {
-  const text = value.text.replace(/\s+/g, ' ').trim();
-  return /\p{L}{2}/u.test(text) ? { contentNormalized: text } : undefined;
-}
-
-function acceptCurrency(value: TextRun): AcceptedValue | undefined {
-  const currency = findCurrency(value.text);
-  return currency && { contentNormalized: currency.code };
-}
-
-function acceptTaxId(portuguese: boolean) {
-  return (value: TextRun, page: PageText): AcceptedValue | undefined => {
-    const taxId = findTaxId(value.text, portuguese);
-    return taxId && { run: subRun(page, value, taxId.index, taxId.length), contentNormalized: taxId.normalized };
+function readers(options: PageReadOptions): Readonly<Record<Exclude<LabelCategory, 'Other'>, ValueReader>> {
+  const date = readDate(options.dates);
+  return {
+    InvoiceId: readIdentifier,
+    InvoiceDate: date,
+    DueDate: date,
+    VendorName: readName,
+    VendorAddress: readName,
+    VendorTaxId: readTaxId(options.portuguese),
+    CustomerName: readName,
+    CustomerTaxId: readTaxId(options.portuguese),
+    TaxId: readTaxId(options.portuguese),
+    SubTotal: readAmount,
+    TotalTax: readAmount,
+    TaxLine: readAmount,
+    InvoiceTotal: readAmount,
+    Tendered: readAmount,
+    Change: readAmount,
+    Rounding: readAmount,
+    Currency: readCurrency,
+    IBAN: readIban,
   };
 }
 
-/** IBANs anywhere on the page. */
-function ibanFields(page: PageText): FieldCandidate<InvoiceField>[] {
-  return findIbans(page.text).flatMap(({ index, length, normalized }) => {
-    const run = runInRange(page, index, index + length);
-    const line = run && page.lines.find((l) => l.words.includes(run.words[0]!));
-    return run && line ? [{ category: 'IBAN' as const, value: run, contentNormalized: normalized, labelLine: line }] : [];
+export interface PageCandidates {
+  candidates: FieldCandidate[];
+  /** Tax numbers whose owner (vendor or customer) their place decides, once the parties are known. */
+  taxIds: FieldCandidate[];
+  hits: LabelHit[];
+  /** The item rows' lines, which hold no fields. */
+  excluded: ReadonlySet<TextLine>;
+}
+
+/** A party's label heads a block: its name is under it, and a line far to its right is another block. */
+const BLOCK_LABELS: ReadonlySet<LabelCategory> = new Set(['CustomerName', 'VendorName']);
+
+function orderedValues(category: LabelCategory, values: ValueRun[]): ValueRun[] {
+  if (!BLOCK_LABELS.has(category)) return values;
+  return [...values.filter((v) => v.place === 'inline' || v.place === 'below'), ...values.filter((v) => v.place !== 'inline' && v.place !== 'below')];
+}
+
+export function findPageCandidates(page: PageText, options: PageReadOptions): PageCandidates {
+  const everyHit = findLabelHits(page, COMPILED_LABELS, new Set());
+  const excluded = itemRowLines(options.itemTables, everyHit);
+  // A weak label in the middle of a line is a word of a sentence ("... 30 days net."), not a label.
+  const hits = everyHit.filter((h) => !excluded.has(h.line) && (h.start === 0 || h.definition.strength >= 0.7));
+  const read = readers(options);
+  const candidates: FieldCandidate[] = [];
+  const taxIds: FieldCandidate[] = [];
+  // Lines that start with a strong label, or hold nothing but a label, are fields of their own.
+  const labelledLines = new Set(hits.filter((h) => h.start === 0 && (h.definition.strength >= 0.7 || h.valueStart >= h.line.text.trimEnd().length)).map((h) => h.line));
+  hits.forEach((hit, i) => {
+    const category = hit.definition.category;
+    if (category === 'Other') return;
+    for (const { run, place } of orderedValues(category, valuesOf(page, hit, hits[i - 1], hits[i + 1]))) {
+      // A line that starts with a label of its own is another field, not this one's value.
+      if (place !== 'inline' && labelledLines.has(run as TextLine)) continue;
+      const value = read[category](run, page);
+      if (!value) continue;
+      const candidate: FieldCandidate = {
+        category: category === 'TaxId' ? 'VendorTaxId' : category,
+        value: value.run,
+        contentNormalized: value.contentNormalized,
+        score: hit.definition.strength * PLACE_WEIGHT[place] * value.fit,
+        label: hit.definition.strength,
+        labelLine: hit.line,
+        hit,
+      };
+      (category === 'TaxId' ? taxIds : candidates).push(candidate);
+      // The sums decide which of its two fields an ambiguous label names.
+      if (hit.definition.orAs) candidates.push({ ...candidate, category: hit.definition.orAs as CandidateCategory });
+      break;
+    }
+  });
+  candidates.push(
+    ...paidAmounts(page, excluded, candidates),
+    ...unlabelledDates(page, options.dates, excluded, candidates),
+    ...ibans(page, excluded),
+    ...currencyMentions(page),
+  );
+  return { candidates, taxIds, hits, excluded };
+}
+
+/** Payment lines surely read (an amount with its decimals, after a clear label) check the total. */
+export const SURE_PAYMENT = 0.5;
+/** An amount that is the cash tendered less the change is what was paid: a total whatever its label. */
+const PAID_AMOUNT = 0.7;
+
+/** Amounts equal to a tendered amount less a change amount of the page: the total, however OCR spoiled its label. */
+function paidAmounts(page: PageText, excluded: ReadonlySet<TextLine>, labelled: readonly FieldCandidate[]): FieldCandidate[] {
+  const cents = (value: string) => Math.round(Number(value) * 100);
+  const tendered = labelled.filter((c) => c.category === 'Tendered' && c.score >= SURE_PAYMENT);
+  const change = labelled.filter((c) => c.category === 'Change' && c.score >= SURE_PAYMENT);
+  const paid = new Set(tendered.flatMap((t) => change.map((c) => cents(t.contentNormalized) - cents(c.contentNormalized))).filter((v) => v > 0));
+  if (paid.size === 0) return [];
+  const taken = new Set([...tendered, ...change].map((c) => c.value.spans[0]?.offset));
+  const found: FieldCandidate[] = [];
+  for (const line of page.lines) {
+    if (excluded.has(line)) continue;
+    for (const amount of findAmounts(line.text)) {
+      if (!amount.decimals || !paid.has(cents(amount.value))) continue;
+      const run = subRun(page, line, amount.index, amount.length);
+      if (!run || taken.has(run.spans[0]?.offset)) continue;
+      found.push({ category: 'InvoiceTotal', value: run, contentNormalized: amount.value, score: PAID_AMOUNT, label: 0, labelLine: line });
+    }
+  }
+  return found;
+}
+
+/** Dates no label names: weak invoice date candidates, strong right after the invoice number. */
+function unlabelledDates(page: PageText, dates: DateOptions, excluded: ReadonlySet<TextLine>, labelled: readonly FieldCandidate[]): FieldCandidate[] {
+  const taken = new Set(labelled.filter((c) => c.category === 'InvoiceDate' || c.category === 'DueDate').map((c) => c.value.spans[0]?.offset));
+  const found: FieldCandidate[] = [];
+  for (const line of page.lines) {
+    if (excluded.has(line)) continue;
+    const idOnLine = labelled.find((c) => c.category === 'InvoiceId' && c.labelLine === line);
+    for (const date of findDates(line.text, dates).filter((d) => plausibleYear(d.iso))) {
+      const run = subRun(page, line, date.index, date.length);
+      if (!run || taken.has(run.spans[0]?.offset)) continue;
+      const afterNumber = idOnLine && idOnLine.value.spans[0] && run.spans[0]!.offset > idOnLine.value.spans[0].offset;
+      found.push({ category: 'InvoiceDate', value: run, contentNormalized: date.iso, score: afterNumber ? DATE_AFTER_NUMBER : UNLABELLED_DATE, label: 0 });
+    }
+  }
+  return found;
+}
+
+/** IBANs anywhere on the page: their check digits make them certain without a label. */
+function ibans(page: PageText, excluded: ReadonlySet<TextLine>): FieldCandidate[] {
+  return page.lines.flatMap((line) => {
+    if (excluded.has(line)) return [];
+    const value = readIban(line, page);
+    return value ? [{ category: 'IBAN' as const, value: value.run, contentNormalized: value.contentNormalized, score: 1, label: 0 }] : [];
   });
 }
 
-const TITLE = /^(?:tax\s+)?(?:invoice|fatura|factura|facture|rechnung|receipt|recibo|ticket|original|duplicado|triplicado|c[oó]pia|copy|page|p[aá]gina)\b/;
-
-/**
- * Without a vendor label, the vendor is the first line at the top of the first rows that is a
- * name: letters, not a title ("INVOICE"), not a label. Receipts print the shop there.
- */
-function unlabelledVendor(page: PageText, labelled: readonly FieldCandidate<InvoiceField>[], excluded: ReadonlySet<TextLine>): FieldCandidate<InvoiceField>[] {
-  if (labelled.some((f) => f.category === 'VendorName')) return [];
-  const claimedLines = new Set(labelled.map((f) => f.labelLine));
-  const claimedWords = new Set(labelled.flatMap((f) => f.value.words));
-  const line = page.lines
-    .slice(0, TOP_LINES)
-    .find(
-      (l) =>
-        !excluded.has(l) &&
-        !claimedLines.has(l) &&
-        !l.words.some((w) => claimedWords.has(w)) &&
-        /\p{L}{3}/u.test(l.text) &&
-        !l.text.includes(':') &&
-        !TITLE.test(plain(l.text)),
-    );
-  return line ? [{ category: 'VendorName', value: { ...line, confidence: line.confidence * UNLABELLED_CONFIDENCE }, contentNormalized: line.text, labelLine: line }] : [];
+/** Every currency sign or code the page prints, to tell the currency when no label does. */
+function currencyMentions(page: PageText): FieldCandidate[] {
+  return page.lines.flatMap((line) =>
+    findCurrencies(line.text).flatMap((c) => {
+      const run = subRun(page, line, c.index, c.length);
+      return run ? [{ category: 'CurrencyMention' as const, value: run, contentNormalized: c.code, score: 0.5, label: 0, labelLine: line }] : [];
+    }),
+  );
 }
 
-/** A vendor guessed from its position is less certain than a labelled one. */
-const UNLABELLED_CONFIDENCE = 0.5;
-/** How far down the page the vendor's name is looked for. */
-const TOP_LINES = 5;
+/** How far below a party's label (in its line heights) its block reaches: about five lines. */
+const BLOCK_LINE_HEIGHTS = 7.5;
+
+/** True when `line` lies in the block headed by `heading`: below it (or on it), in its column. */
+export function isInBlockOf(heading: TextLine, line: TextLine): boolean {
+  if (heading === line) return true;
+  const a = heading.layoutBox;
+  const b = line.layoutBox;
+  const below = b.top - (a.top + a.height);
+  return below >= -0.5 * a.height && below <= BLOCK_LINE_HEIGHTS * a.height && overlap(a.left, a.left + Math.max(a.width, 6 * a.height), b.left, b.left + b.width) > 0;
+}

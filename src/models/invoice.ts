@@ -1,16 +1,21 @@
 import { findBarcodes, parseKeyValuePayload, type PageBarcode } from './barcodes.js';
 import { detectPerPage } from './chunks.js';
-import { averageConfidence, keyValueOf, newEntity, notDetectedEntity, type Located, type PageRef } from './entities.js';
-import { findInvoiceFields, invoiceFieldRules, LAST_ONE_WINS, type InvoiceField } from './invoice-fields.js';
+import { averageConfidence, keyValueOf, newEntity, notDetectedEntity, type PageRef } from './entities.js';
+import { chooseFields, type ChosenField, type PagedCandidate } from './field-choice.js';
+import type { InvoiceField } from './invoice-field-names.js';
+import { findPageCandidates, isInBlockOf, type FieldCandidate } from './invoice-fields.js';
 import { layoutEntities } from './layout-entities.js';
 import { isLineItemTable, lineItemColumn } from './line-items.js';
 import type { Model } from './model.js';
-import { dateOptionsFor, findCurrencies, pascalCase } from './normalize.js';
-import { analyzeLayout } from './page-layout.js';
+import { dateOptionsFor, findCurrencies, numericDateOrder, pascalCase, plain, type DateOptions } from './normalize.js';
+import { analyzeLayout, type PageLayout } from './page-layout.js';
 import { ocrLanguages } from './page-reader.js';
 import { FISCAL_QR_INVOICE_FIELDS, fiscalQrValue, isFiscalQrPayload, readFiscalQrPair } from './pt-fiscal-qr.js';
+import { receiptHeader } from './receipt-fields.js';
 import type { LayoutTable } from './tables.js';
-import { runInRange, type PageText } from './text-lines.js';
+import { correctLegalForm, guessVendor, recipientUnderSenderLine } from './vendor.js';
+import type { VendorProfileSource } from './vendor-profile.js';
+import { chooseWithVendorProfile } from './vendor-profile-choice.js';
 
 interface InvoiceKind {
   groupName: string;
@@ -18,14 +23,8 @@ interface InvoiceKind {
   expected: readonly InvoiceField[];
   /** Portuguese documents: NIF check digits, Portuguese OCR, the fiscal QR code. */
   portuguese: boolean;
-}
-
-/** A field's value as the document states it, printed or in the fiscal QR code. */
-interface FieldValue {
-  page: PageRef;
-  where: Located;
-  content: string;
-  contentNormalized: string;
+  /** Till receipts: the shop and its address head the receipt, payment lines check the total. */
+  receipt: boolean;
 }
 
 interface FiscalCode {
@@ -34,46 +33,51 @@ interface FiscalCode {
   pairs: ReadonlyMap<string, string>;
 }
 
+interface ReadPage {
+  ref: PageRef;
+  layout: PageLayout;
+  itemTables: LayoutTable[];
+}
+
 /**
  * The invoice and receipt models: the Layout output of every page, the item table as
  * LineItems, and typed fields (ids, dates, parties, tax numbers, totals, currency, IBAN), each
- * where the document states it. Portuguese invoices are checked against their fiscal QR code.
+ * where the document states it. The text inside images on text pages (a letterhead, a pasted
+ * scan) is read too. Fields are chosen across pages once all are read, so that the document's
+ * own dates tell whether it writes the day or the month first. Portuguese invoices are checked
+ * against their fiscal QR code.
  */
 function invoiceModel(kind: InvoiceKind): Model {
   return async (input) => {
-    const dates = dateOptionsFor(input.language);
-    const rules = invoiceFieldRules(dates, kind.portuguese);
-    const fields: Array<FieldValue & { category: InvoiceField }> = [];
-    const currencies: FieldValue[] = [];
+    const hinted = dateOptionsFor(input.language);
     const fiscalCodes: FiscalCode[] = [];
+    const pages: ReadPage[] = [];
     const languages = ocrLanguages(input, kind.portuguese ? ['pt'] : []);
 
-    const chunks = await detectPerPage(input, { languages }, async (page, ref) => {
-      const layout = analyzeLayout(page.words);
+    const chunks = await detectPerPage(input, { languages, ...(kind.receipt ? { layout: 'column' as const, recogniser: 'paddle' as const } : {}) }, async (page, ref) => {
+      const layout = analyzeLayout(await page.allWords());
       const barcodes = await findBarcodes(page);
-      // Item rows are not fields ("Total" heads the amount column); a block of totals found as a
-      // table of two columns still holds fields.
-      const itemLines = new Set(layout.tables.filter(isLineItemTable).flatMap((table) => [...table.lines]));
-      for (const field of findInvoiceFields(layout.text, rules, itemLines)) {
-        fields.push({ page: ref, category: field.category, where: field.value, content: field.value.text, contentNormalized: field.contentNormalized });
-      }
-      currencies.push(...currencyMentions(ref, layout.text));
+      pages.push({ ref, layout, itemTables: layout.tables.filter(isLineItemTable) });
       if (kind.portuguese) fiscalCodes.push(...fiscalQrCodes(ref, barcodes));
       return layoutEntities(ref, layout, barcodes, {
-        dates,
+        dates: hinted,
         tableOptions: lineItemsOptions,
         payloadReader: (keys) => (kind.portuguese && isFiscalQrPayload(keys) ? readFiscalQrPair : undefined),
       });
     });
 
-    const chosen = chooseFields(fields);
+    const dates = documentDateOrder(input.language, pages);
+    const candidates = pages.flatMap((page) => pageCandidates(page, kind, dates));
+    const general = chooseFields(candidates);
     const [fiscalCode] = fiscalCodes;
-    if (fiscalCode) confirmWithFiscalCode(chosen, fiscalCode);
-    const currency = chosen.get('Currency') ?? currencyOf(currencies, chosen.get('InvoiceTotal'));
-    if (currency) chosen.set('Currency', currency);
+    if (fiscalCode) confirmWithFiscalCode(general, fiscalCode);
+    // The vendor's profile, when reviewers taught the workspace this vendor: its reading first.
+    const profiled = chooseWithVendorProfile(input.vendorProfiles ?? [], pages.map((p) => ({ ref: p.ref, text: p.layout.text })), candidates, general);
+    const chosen = profiled?.chosen ?? general;
 
     for (const [category, value] of chosen) {
-      chunks[value.page.chunkNumber - 1]!.entities.push(fieldEntity(kind.groupName, category, value));
+      if (category === 'VendorAddress' && !kind.receipt) continue;
+      chunks[value.page.chunkNumber - 1]!.entities.push(fieldEntity(kind.groupName, category, value, profiled?.sources.get(category)));
     }
     const [first] = chunks;
     if (first) {
@@ -87,36 +91,75 @@ function invoiceModel(kind: InvoiceKind): Model {
   };
 }
 
+/**
+ * Day or month first: the language hint when it says (en-US), else what the document's own
+ * numeric dates show (a 15/03 or a 03/15 somewhere), else month first only for dollar documents
+ * with an American address; the rest of the world writes the day first.
+ */
+const US_ADDRESS = /\b(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY]),?\s+\d{5}(?:-\d{4})?\b/;
+
+function documentDateOrder(language: string | undefined, pages: readonly ReadPage[]): DateOptions {
+  if (language) return dateOptionsFor(language);
+  const text = pages.map((p) => p.layout.text.text).join('\n');
+  const order = numericDateOrder(text);
+  if (order !== undefined) return { monthFirst: order };
+  // Only American documents write the month first: dollars and a state with its ZIP code.
+  const codes = findCurrencies(text).map((c) => c.code);
+  const american = codes.length > 0 && codes.every((c) => c === 'USD') && US_ADDRESS.test(text);
+  return { monthFirst: american };
+}
+
+function pageCandidates(page: ReadPage, kind: InvoiceKind, dates: DateOptions): PagedCandidate[] {
+  const { text } = page.layout;
+  const { candidates, taxIds, hits } = findPageCandidates(text, { dates, portuguese: kind.portuguese, itemTables: page.itemTables });
+  const customerLabels = hits.filter((h) => h.definition.category === 'CustomerName' && h.definition.strength >= 0.7).map((h) => h.line);
+  const found: FieldCandidate[] = [...candidates];
+  const recipient = recipientUnderSenderLine(text);
+  if (recipient) {
+    customerLabels.push(recipient);
+    found.push({ category: 'CustomerName', value: recipient, contentNormalized: recipient.text.replace(/\s+/g, ' ').trim(), score: 0.7, label: 0, labelLine: recipient });
+  }
+  const customerNames = new Set(found.filter((c) => c.category === 'CustomerName').map((c) => plain(c.contentNormalized)));
+  if (kind.receipt && page.ref.chunkNumber === 1) found.push(...receiptHeader(text, hits));
+  const vendor = guessVendor(text, hits, customerLabels, customerNames);
+  if (vendor) found.push({ category: 'VendorName', value: vendor.run, contentNormalized: correctLegalForm(vendor.run.text.replace(/\s+/g, ' ').trim()), score: vendor.score * (kind.receipt ? 0.8 : 1), label: 0, labelLine: vendor.line });
+  // A tax number in the customer's block is the customer's; one in the vendor's block the vendor's,
+  // and then any other is the customer's; else the vendor's, less surely.
+  const owners = taxIds.map((taxId) => {
+    const line = taxId.labelLine!;
+    if (customerLabels.some((heading) => isInBlockOf(heading, line))) return 'customer' as const;
+    return vendor && isInBlockOf(vendor.line, line) ? ('vendor' as const) : ('unknown' as const);
+  });
+  const vendorKnown = owners.includes('vendor');
+  taxIds.forEach((taxId, i) => {
+    const owner = owners[i] === 'unknown' ? (vendorKnown ? 'customer' : 'vendor') : owners[i];
+    found.push({ ...taxId, category: owner === 'customer' ? 'CustomerTaxId' : 'VendorTaxId', score: taxId.score * (owners[i] === 'unknown' ? 0.85 : 1) });
+  });
+  return found.map((candidate) => ({ ...candidate, page: page.ref }));
+}
+
 const FIELD_TYPE = 'Field';
 
-function fieldEntity(groupName: string, category: InvoiceField, value: FieldValue) {
-  return newEntity(value.page, {
+function fieldEntity(groupName: string, category: InvoiceField, value: ChosenField, source?: VendorProfileSource) {
+  const entity = newEntity(value.page, {
     type: FIELD_TYPE,
     category,
     groupName,
-    confidence: value.where.confidence,
+    confidence: value.confidence,
     keyValues: [
-      keyValueOf(value.page, value.where, {
+      keyValueOf(value.page, { box: value.value.box, confidence: value.confidence, spans: value.value.spans }, {
         category,
         categoryNormalized: category,
-        content: value.content,
+        content: value.value.text,
         contentNormalized: value.contentNormalized,
       }),
     ],
   });
+  return source ? { ...entity, vendorProfile: source } : entity;
 }
 
 function lineItemsOptions(table: LayoutTable) {
   return isLineItemTable(table) ? { category: 'LineItems', columnName: (header: string) => lineItemColumn(header) ?? pascalCase(header) } : {};
-}
-
-/** The first statement of each field in reading order; for totals the last (see LAST_ONE_WINS). */
-function chooseFields(fields: ReadonlyArray<FieldValue & { category: InvoiceField }>): Map<InvoiceField, FieldValue> {
-  const chosen = new Map<InvoiceField, FieldValue>();
-  for (const { category, ...value } of fields) {
-    if (LAST_ONE_WINS.has(category) || !chosen.has(category)) chosen.set(category, value);
-  }
-  return chosen;
 }
 
 function fiscalQrCodes(page: PageRef, barcodes: readonly PageBarcode[]): FiscalCode[] {
@@ -132,16 +175,21 @@ function fiscalQrCodes(page: PageRef, barcodes: readonly PageBarcode[]): FiscalC
  * becomes certain, and where the print is missing or disagrees, the code's value is the field,
  * located at the code.
  */
-function confirmWithFiscalCode(chosen: Map<InvoiceField, FieldValue>, code: FiscalCode): void {
+function confirmWithFiscalCode(chosen: Map<InvoiceField, ChosenField>, code: FiscalCode): void {
   for (const [key, category] of Object.entries(FISCAL_QR_INVOICE_FIELDS)) {
     const raw = code.pairs.get(key);
     if (raw === undefined || category === undefined) continue;
     const stated = fiscalQrValue(key, raw);
     const printed = chosen.get(category);
     if (printed && sameValue(printed.contentNormalized, stated)) {
-      chosen.set(category, { ...printed, where: { ...printed.where, confidence: 1 } });
+      chosen.set(category, { ...printed, confidence: 1 });
     } else {
-      chosen.set(category, { page: code.page, where: { box: code.barcode.box, confidence: 1, spans: [] }, content: raw, contentNormalized: stated });
+      chosen.set(category, {
+        page: code.page,
+        value: { text: raw, box: code.barcode.box, confidence: 1, spans: [], words: [] },
+        contentNormalized: stated,
+        confidence: 1,
+      });
     }
   }
 }
@@ -152,41 +200,23 @@ function sameValue(a: string, b: string): boolean {
   return key(a) === key(b);
 }
 
-function currencyMentions(page: PageRef, text: PageText): FieldValue[] {
-  return findCurrencies(text.text).flatMap(({ code, index, length }) => {
-    const run = runInRange(text, index, index + length);
-    return run ? [{ page, where: run, content: run.text, contentNormalized: code }] : [];
-  });
-}
-
-/** Without a currency label: the currency of the total, else the one the document mentions most. */
-function currencyOf(mentions: readonly FieldValue[], total: FieldValue | undefined): FieldValue | undefined {
-  const inTotal = total && mentions.find((m) => m.page.chunkNumber === total.page.chunkNumber && spansOverlap(m.where, total.where));
-  if (inTotal) return inTotal;
-  const counts = new Map<string, number>();
-  for (const m of mentions) counts.set(m.contentNormalized, (counts.get(m.contentNormalized) ?? 0) + 1);
-  const [top] = [...counts].sort((a, b) => b[1] - a[1]);
-  return top && mentions.find((m) => m.contentNormalized === top[0]);
-}
-
-function spansOverlap(a: Located, b: Located): boolean {
-  return a.spans.some((x) => b.spans.some((y) => x.offset < y.offset + y.length && y.offset < x.offset + x.length));
-}
-
 export const invoicesUniversalModel = invoiceModel({
   groupName: 'InvoiceFields',
   expected: ['InvoiceId', 'InvoiceDate', 'VendorName', 'InvoiceTotal'],
   portuguese: false,
+  receipt: false,
 });
 
 export const invoicesPortugalModel = invoiceModel({
   groupName: 'InvoiceFields',
   expected: ['InvoiceId', 'InvoiceDate', 'VendorName', 'VendorTaxId', 'InvoiceTotal'],
   portuguese: true,
+  receipt: false,
 });
 
 export const receiptsModel = invoiceModel({
   groupName: 'ReceiptFields',
-  expected: ['VendorName', 'InvoiceDate', 'InvoiceTotal'],
+  expected: ['VendorName', 'VendorAddress', 'InvoiceDate', 'InvoiceTotal'],
   portuguese: false,
+  receipt: true,
 });

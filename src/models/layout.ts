@@ -13,7 +13,7 @@ import { ocrLanguages } from './page-reader.js';
 export const layoutModel: Model = async (input) => {
   const dates = dateOptionsFor(input.language);
   const chunks = await detectPerPage(input, { languages: ocrLanguages(input) }, async (page, ref) =>
-    layoutEntities(ref, analyzeLayout(page.words), await findBarcodes(page), { dates }),
+    layoutEntities(ref, analyzeLayout(await page.allWords()), await findBarcodes(page), { dates }),
   );
   return { kind: 'document', chunks };
 };

@@ -1,5 +1,6 @@
 import type { FileKind } from '../engines/file-type.js';
 import type { TemplateType } from '../domain/enums.js';
+import type { VendorProfileSnapshot } from './vendor-profile.js';
 
 /**
  * The contract between the detect stage and the workspace models (one file per model in this
@@ -22,6 +23,11 @@ export interface ModelInput {
   useHigherQuality: boolean;
   /** Template workspaces: the regions to extract (TemplateBuilderField definitions). */
   templateFields: unknown;
+  /**
+   * Invoice and receipt workspaces: the vendor profiles reviewers taught the workspace (issue 16),
+   * loaded by the detect stage (bounded, most recently refined first). None: the general model alone.
+   */
+  vendorProfiles?: VendorProfileSnapshot[];
   /** A scratch directory of this run, removed after the model returns. */
   workDir: string;
   /** Where the model may keep output files (e.g. the redacted document): key -> local file path. */

@@ -1,7 +1,7 @@
 /**
  * Normalised forms of what documents print: dates as ISO yyyy-mm-dd, amounts as plain decimals
- * ("1537.50"), labels as PascalCase names. Dates and month names are read in the five languages
- * the OCR knows (en, pt, fr, de, es).
+ * ("1537.50"), labels as PascalCase names. Dates and month names are read in the languages of
+ * the invoices we read (en, pt, es, fr, de, nl, it).
  */
 
 export interface DateOptions {
@@ -17,54 +17,77 @@ export interface FoundDate {
 }
 
 const MONTH_NAMES: readonly (readonly string[])[] = [
-  ['january', 'janeiro', 'janvier', 'januar', 'enero', 'janner'],
-  ['february', 'fevereiro', 'fevrier', 'februar', 'febrero'],
-  ['march', 'marco', 'mars', 'marz', 'marzo'],
-  ['april', 'abril', 'avril'],
-  ['may', 'maio', 'mai', 'mayo'],
-  ['june', 'junho', 'juin', 'juni', 'junio'],
-  ['july', 'julho', 'juillet', 'juli', 'julio'],
-  ['august', 'agosto', 'aout'],
-  ['september', 'setembro', 'septembre', 'septiembre', 'setiembre'],
-  ['october', 'outubro', 'octobre', 'oktober', 'octubre'],
+  ['january', 'janeiro', 'janvier', 'januar', 'enero', 'janner', 'januari', 'gennaio'],
+  ['february', 'fevereiro', 'fevrier', 'februar', 'febrero', 'februari', 'febbraio'],
+  ['march', 'marco', 'mars', 'marz', 'marzo', 'maart', 'mrt', 'mrz'],
+  ['april', 'abril', 'avril', 'aprile'],
+  ['may', 'maio', 'mai', 'mayo', 'mei', 'maggio'],
+  ['june', 'junho', 'juin', 'juni', 'junio', 'giugno'],
+  ['july', 'julho', 'juillet', 'juli', 'julio', 'luglio'],
+  ['august', 'agosto', 'aout', 'augustus'],
+  ['september', 'setembro', 'septembre', 'septiembre', 'setiembre', 'settembre'],
+  ['october', 'outubro', 'octobre', 'oktober', 'octubre', 'ottobre'],
   ['november', 'novembro', 'novembre', 'noviembre'],
-  ['december', 'dezembro', 'decembre', 'dezember', 'diciembre'],
+  ['december', 'dezembro', 'decembre', 'dezember', 'diciembre', 'dicembre'],
 ];
 
 const WORD = '\\p{L}{3,}\\.?';
 const DATE_PATTERNS: ReadonlyArray<{ pattern: RegExp; parts: (m: RegExpExecArray, options: DateOptions) => [string, string, string] }> = [
   // 2024-01-15, 2024/01/15
-  { pattern: /(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)/u, parts: (m) => [m[1]!, m[2]!, m[3]!] },
-  // 15/01/2024, 15-01-24, 01/15/2024
+  { pattern: /(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)/gu, parts: (m) => [m[1]!, m[2]!, m[3]!] },
+  // 15/01/2024, 15-01-24, 01/15/2024, 23- 03-18 as OCR spaces it (dotted dates are day first everywhere)
   {
-    pattern: /(?<![\d/.-])(\d{1,2})[./-](\d{1,2})[./-](\d{4}|\d{2})(?![\d/.-]*\d)/u,
+    pattern: /(?<![\d/.-])(\d{1,2}) ?([./-]) ?(\d{1,2}) ?[./-] ?(\d{4}|\d{2})(?![\d/.-]*\d)/gu,
     parts: (m, options) => {
-      const [first, second] = [Number(m[1]), Number(m[2])];
-      const monthFirst = second > 12 || (first <= 12 && options.monthFirst === true);
-      return monthFirst ? [m[3]!, m[1]!, m[2]!] : [m[3]!, m[2]!, m[1]!];
+      const [first, second] = [Number(m[1]), Number(m[3])];
+      const monthFirst = second > 12 || (first <= 12 && options.monthFirst === true && m[2] !== '.');
+      return monthFirst ? [m[4]!, m[1]!, m[3]!] : [m[4]!, m[3]!, m[1]!];
     },
   },
-  // 15 January 2024, 15 de janeiro de 2024, 15. März 2024, 15-Jan-2024
+  // 15 January 2024, 15 de janeiro de 2024, 15. März 2024, 1er mars 2024, 15-Jan-2024, 05-Mar-24
   {
-    pattern: new RegExp(`(?<!\\d)(\\d{1,2})(?:st|nd|rd|th|º|\\.)?[\\s-]+(?:de\\s+)?(${WORD})[\\s,-]+(?:de\\s+)?(\\d{4})(?!\\d)`, 'u'),
-    parts: (m) => [m[3]!, m[2]!, m[1]!],
+    pattern: new RegExp(`(?<!\\d)(\\d{1,2})(?:st|nd|rd|th|er|º|°|\\.)?(?:\\s*of)?[\\s.-]+(?:de\\s+)?(${WORD})[\\s,.-]+(?:de\\s+)?(\\d{4}|(?<=-)\\d{2}|'\\d{2})(?!\\d)`, 'gu'),
+    parts: (m) => [m[3]!.replace("'", ''), m[2]!, m[1]!],
   },
-  // January 15, 2024
+  // January 15, 2024; Mar 15 , 2024
   {
-    pattern: new RegExp(`(${WORD})\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})(?!\\d)`, 'u'),
+    pattern: new RegExp(`(${WORD})\\s*(\\d{1,2})(?:st|nd|rd|th)?\\s*,?\\s*(\\d{4})(?!\\d)`, 'gu'),
     parts: (m) => [m[3]!, m[1]!, m[2]!],
   },
 ];
 
-/** The first date in `text`, normalised. */
+/** The first date in `text`, normalised: of each pattern its first match that is a real day. */
 export function findDate(text: string, options: DateOptions = {}): FoundDate | undefined {
-  const found = DATE_PATTERNS.flatMap(({ pattern, parts }) => {
-    const match = pattern.exec(text);
-    if (!match) return [];
-    const iso = isoDate(...parts(match, options));
-    return iso ? [{ iso, index: match.index, length: match[0].length }] : [];
-  });
-  return found.sort((a, b) => a.index - b.index)[0];
+  return findDates(text, options)[0];
+}
+
+/** Every date in `text`, in the order they appear (a place read by two patterns counts once). */
+export function findDates(text: string, options: DateOptions = {}): FoundDate[] {
+  const found: FoundDate[] = [];
+  for (const { pattern, parts } of DATE_PATTERNS) {
+    for (const match of text.matchAll(pattern)) {
+      const iso = isoDate(...parts(match, options));
+      if (iso) found.push({ iso, index: match.index, length: match[0].length });
+    }
+  }
+  found.sort((a, b) => a.index - b.index || b.length - a.length);
+  return found.filter((date, i) => i === 0 || date.index >= found[i - 1]!.index + found[i - 1]!.length);
+}
+
+/**
+ * Whether the numeric dates of a document put the month first, as far as they tell: a first
+ * number above 12 is a day (day first), a second one above 12 is a day (month first).
+ */
+export function numericDateOrder(text: string): boolean | undefined {
+  let dayFirst = 0;
+  let monthFirst = 0;
+  for (const match of text.matchAll(DATE_PATTERNS[1]!.pattern)) {
+    const [first, second] = [Number(match[1]), Number(match[3])];
+    if (first > 12 && second <= 12) dayFirst++;
+    else if (second > 12 && first <= 12) monthFirst++;
+  }
+  if (dayFirst === monthFirst) return undefined;
+  return monthFirst > dayFirst;
 }
 
 /** yyyymmdd, as machine-readable codes write dates. */
@@ -98,9 +121,68 @@ export function plain(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
-const CURRENCY_SYMBOLS: Readonly<Record<string, string>> = { '€': 'EUR', $: 'USD', '£': 'GBP', '¥': 'JPY', R$: 'BRL' };
-const CURRENCY_CODES = ['EUR', 'USD', 'GBP', 'CHF', 'BRL', 'JPY', 'CAD', 'AUD', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'AOA', 'MZN', 'CVE'];
-const CURRENCY = new RegExp(`(?<![A-Z])(${CURRENCY_CODES.join('|')})(?![A-Z])|(R\\$|[€$£¥])`, 'u');
+/**
+ * `plain` of a text with, for each character of the result, the index of the character of `text`
+ * it comes from (a few characters fold to more than one, so offsets cannot be assumed equal).
+ */
+export function plainWithOffsets(text: string): { plain: string; offsets: number[] } {
+  let folded = '';
+  const offsets: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const piece = plain(text[i]!);
+    folded += piece;
+    for (let j = 0; j < piece.length; j++) offsets.push(i);
+  }
+  offsets.push(text.length);
+  return { plain: folded, offsets };
+}
+
+/**
+ * Currency signs and the short words that stand for currencies where they are printed, by ISO
+ * 4217 code. Words that are also ordinary abbreviations (Rs, Fr.) count only right before an
+ * amount.
+ */
+const CURRENCY_SIGNS: Readonly<Record<string, string>> = {
+  '€': 'EUR',
+  $: 'USD',
+  US$: 'USD',
+  '£': 'GBP',
+  '¥': 'JPY',
+  R$: 'BRL',
+  '₹': 'INR',
+  A$: 'AUD',
+  AU$: 'AUD',
+  C$: 'CAD',
+  CA$: 'CAD',
+  S$: 'SGD',
+  HK$: 'HKD',
+  NZ$: 'NZD',
+  '₺': 'TRY',
+  '₩': 'KRW',
+  '₱': 'PHP',
+  '฿': 'THB',
+  '₦': 'NGN',
+  '₪': 'ILS',
+  '₫': 'VND',
+  'zł': 'PLN',
+  'Kč': 'CZK',
+  RM: 'MYR',
+  Rp: 'IDR',
+};
+const CURRENCY_WORDS: Readonly<Record<string, string>> = { rs: 'INR', 'rs.': 'INR', inr: 'INR', 'fr.': 'CHF', 'sfr.': 'CHF' };
+const CURRENCY_CODES = [
+  'EUR', 'USD', 'GBP', 'CHF', 'BRL', 'JPY', 'CAD', 'AUD', 'NZD', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'HUF', 'RON', 'BGN', 'AOA', 'MZN', 'CVE',
+  'INR', 'MYR', 'SGD', 'HKD', 'CNY', 'RMB', 'IDR', 'PHP', 'THB', 'VND', 'KRW', 'AED', 'SAR', 'QAR', 'TRY', 'ZAR', 'NGN', 'KES', 'MXN', 'ILS',
+];
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const SIGN_SOURCE = Object.keys(CURRENCY_SIGNS)
+  .sort((a, b) => b.length - a.length)
+  .map(escapeRegex)
+  .join('|');
+const CURRENCY = new RegExp(
+  `(?<![A-Za-z])(${CURRENCY_CODES.join('|')})(?![A-Za-z])|(?<![A-Za-z])(${SIGN_SOURCE})(?![A-Za-z])|(?<![A-Za-z])((?:[Rr]s|S?[Ff]r)\\.?)(?=\\s?\\d)`,
+  'u',
+);
 
 export interface FoundCurrency {
   /** ISO 4217. */
@@ -112,7 +194,7 @@ export interface FoundCurrency {
 /** Every currency code or symbol in `text`. */
 export function findCurrencies(text: string): FoundCurrency[] {
   return [...text.matchAll(new RegExp(CURRENCY.source, 'gu'))].map((match) => ({
-    code: match[1] ?? CURRENCY_SYMBOLS[match[2]!]!,
+    code: match[1] ? (match[1] === 'RMB' ? 'CNY' : match[1]) : match[2] ? CURRENCY_SIGNS[match[2]]! : CURRENCY_WORDS[match[3]!.toLowerCase()] ?? 'INR',
     index: match.index,
     length: match[0].length,
   }));
@@ -122,8 +204,10 @@ export function findCurrency(text: string): FoundCurrency | undefined {
   return findCurrencies(text)[0];
 }
 
-// A number as printed: thousands grouped by space, dot, comma or apostrophe, an optional decimal part.
-const NUMBER = /[-−]?\d{1,3}(?:[ .,'’]\d{3})+(?:[.,]\d{1,4})?(?![\d%])|[-−]?\d+(?:[.,]\d{1,4})?(?![\d%])/gu;
+// A number as printed: thousands grouped by a space (also no-break and thin ones), dot, comma or
+// apostrophe, or in Indian lakhs and crores (1,23,456.00); an optional decimal part.
+const NUMBER =
+  /[-−]?(?:\d{1,2}(?:,\d{2})+,\d{3}|\d{1,3}(?:[ \u00a0\u202f\u2009.,'’]\d{3})+)(?:[.,]\d{1,4})?(?![\d%])|[-−]?\d+(?:[.,]\d{1,4})?(?![\d%])/gu;
 
 /**
  * The amount in `text` (its last number that is not a percentage) as a plain decimal: "1.537,50 €"
@@ -135,9 +219,46 @@ export function parseAmount(text: string): string | undefined {
   return last === undefined ? undefined : plainDecimal(last);
 }
 
+export interface FoundAmount {
+  /** Plain decimal ("1537.50"). */
+  value: string;
+  /** Where the number is, without any currency beside it. */
+  index: number;
+  length: number;
+  /** Printed with a decimal part ("12.50", not "12"). */
+  decimals: boolean;
+  /** The currency printed right before or after the number, if any. */
+  currency?: FoundCurrency;
+}
+
+/**
+ * Every amount in `text` with the currency glued or next to it; percentages, parts of dates,
+ * times, and numbers inside words or codes ("INV-0042", "10:45") are not amounts.
+ */
+export function findAmounts(text: string): FoundAmount[] {
+  const currencies = findCurrencies(text);
+  const found: FoundAmount[] = [];
+  for (const match of text.matchAll(NUMBER)) {
+    const printed = match[0];
+    if (/[.,]$/.test(printed)) continue;
+    const before = text.slice(0, match.index);
+    const end = match.index + printed.length;
+    const after = text.slice(end);
+    const currency = currencies.find((c) => (c.index + c.length <= match.index && match.index - (c.index + c.length) <= 1) || (c.index >= end && c.index - end <= 1));
+    // Part of a code, a date, a time or a word ("A-1234", "2024/17", "15.03.2024", "10:45", "x2"),
+    // unless what touches it is a currency ("RM8.35", "12€").
+    const glued = currency && (currency.index + currency.length === match.index || currency.index === end);
+    if (!glued && (/(?:[\p{L}\d/:#]|\d[.,-])$/u.test(before) || /^(?:[\d/:]|[.,-]\d|\p{L})/u.test(after))) continue;
+    // A rate, not an amount: "20 %".
+    if (/^\s?%/u.test(after)) continue;
+    found.push({ value: plainDecimal(printed), index: match.index, length: printed.length, decimals: /[.,]\d{1,2}$/.test(printed), ...(currency ? { currency } : {}) });
+  }
+  return found;
+}
+
 function plainDecimal(printed: string): string {
   const negative = /^[-−]/.test(printed);
-  const digits = printed.replace(/^[-−]/, '').replace(/[ '’]/g, '');
+  const digits = printed.replace(/^[-−]/, '').replace(/[ \u00a0\u202f\u2009'’]/g, '');
   const separators = digits.replace(/\d/g, '');
   let decimalSeparator: string | undefined;
   if (separators.includes('.') && separators.includes(',')) decimalSeparator = separators.at(-1);
@@ -158,7 +279,7 @@ function splitLast(text: string, separator: string): [string, string] {
 /** A value that is an amount: a number with decimals or a currency, and nothing else but spaces. */
 export function isAmount(text: string): boolean {
   const withoutCurrency = text.replace(new RegExp(CURRENCY.source, 'gu'), '').trim();
-  return /^[-−]?\d[\d .,'’]*$/.test(withoutCurrency) && (/[.,]\d{1,2}$/.test(withoutCurrency) || findCurrency(text) !== undefined);
+  return /^[-−]?\d[\d .,'’\u00a0\u202f\u2009]*$/.test(withoutCurrency) && (/[.,]\d{1,2}$/.test(withoutCurrency) || findCurrency(text) !== undefined);
 }
 
 /** "Invoice number" -> "InvoiceNumber", "N.º Contribuinte" -> "NContribuinte". */

@@ -1,6 +1,7 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { imagePageToPng } from '../engines/image.js';
+import { imagePageToPng, pixelSize, scaleImage, textLineHeight } from '../engines/image.js';
 import { ocrImage, type OcrOptions } from '../engines/ocr.js';
+import { paddleOcrAvailable, paddleOcrImage } from '../engines/paddle-ocr.js';
 import { openPdf, pdfInfo, pdfPageImageBoxes, pdfPageText, renderPdfPage } from '../engines/pdf.js';
 import { centerOf, containsPoint, growBox, overlap, scaleBox, unionBox, type Box } from './geometry.js';
 import { ModelRejectedInputError, type ModelInput } from './model.js';
@@ -31,18 +32,28 @@ export interface SourcePage {
   /** The page as an image; PDF pages are rendered at `dpi` (images keep their own pixels). */
   image(dpi?: number): Promise<PageImage>;
   /**
-   * Words inside the raster images of a text-layer page (a scan pasted into a document, a photo
-   * of an ID card), read by OCR, except where they repeat the text layer. None for OCRed pages:
-   * their OCR read the images already. Costs an OCR per image, so only models that must see
-   * every word on the page (anonymization) ask.
+   * Words inside the raster images of a text-layer page (a scan pasted into a document, a
+   * letterhead, a photo of an ID card), read by OCR once, except where they repeat the text
+   * layer. None for OCRed pages: their OCR read the images already.
    */
   imageWords(): Promise<PageWord[]>;
+  /** Every word the page shows: its text layer or OCR, and the words inside its images. */
+  allWords(): Promise<PageWord[]>;
 }
 
 export interface ReadOptions {
   /** OCR languages (BCP 47 or tesseract codes). */
   languages: readonly string[];
+  /** How scanned pages are laid out for the OCR (see OcrOptions.layout); a page by default. */
+  layout?: OcrOptions['layout'];
+  /**
+   * Which OCR reads images: tesseract (default), or PP-OCR (paddle-ocr.ts) where it is installed,
+   * which reads thermal receipts far better; tesseract when it is not.
+   */
+  recogniser?: Recogniser;
 }
+
+export type Recogniser = 'tesseract' | 'paddle';
 
 /** Resolution scanned pages are OCRed at: tesseract's sweet spot for body text. */
 export const OCR_DPI = 300;
@@ -98,14 +109,32 @@ async function readPdfPage(pdf: PDFDocumentProxy, pageNumber: number, size: { wi
     return page;
   };
   const layer = await pdfPageText(pdf, pageNumber);
-  if (layer.hasTextLayer) {
-    const words = layer.words.map((word) => ({ ...word, confidence: 1 }));
-    const imageWords = async () => readImageWords(pdf, pageNumber, size, words, options);
-    return { pageNumber, ...size, textSource: 'textLayer', words, image, imageWords };
+  const words = layer.words.map((word) => ({ ...word, confidence: 1 }));
+  if (layer.hasTextLayer && !(await isScannedPage(pdf, pageNumber, size, words))) {
+    let read: Promise<PageWord[]> | undefined;
+    const imageWords = () => (read ??= readImageWords(pdf, pageNumber, size, words, options));
+    return { pageNumber, ...size, textSource: 'textLayer', words, image, imageWords, allWords: async () => [...words, ...(await imageWords())] };
   }
   const { png, unitsPerPixel } = await image(OCR_DPI);
-  const { words } = await ocrPage(png, unitsPerPixel, { languages: options.languages, dpi: OCR_DPI });
-  return { pageNumber, ...size, textSource: 'ocr', words, image, imageWords: async () => [] };
+  const ocr = await ocrPage(png, unitsPerPixel, { languages: options.languages, dpi: OCR_DPI, layout: options.layout }, '', options.recogniser);
+  return { pageNumber, ...size, textSource: 'ocr', words: ocr.words, image, imageWords: async () => [], allWords: async () => ocr.words };
+}
+
+/** A text layer covering less than this share of the page is a stamp or a note on a scan, not the page's text. */
+const SCANNED_MAX_TEXT_COVER = 0.01;
+/** ...when images cover at least this share of the page. */
+const SCANNED_MIN_IMAGE_COVER = 0.5;
+
+/**
+ * A page is scanned when images cover most of it and its text layer only a sliver: a scan with a
+ * stamped "PAID" or a one-word note is OCRed like a scan without any text layer.
+ */
+async function isScannedPage(pdf: PDFDocumentProxy, pageNumber: number, size: { width: number; height: number }, words: readonly PageWord[]): Promise<boolean> {
+  const area = size.width * size.height;
+  const textCover = words.reduce((sum, w) => sum + w.box.width * w.box.height, 0) / area;
+  if (textCover >= SCANNED_MAX_TEXT_COVER) return false;
+  const regions = imageRegions(await pdfPageImageBoxes(pdf, pageNumber), size);
+  return regions.reduce((sum, r) => sum + r.width * r.height, 0) / area >= SCANNED_MIN_IMAGE_COVER;
 }
 
 /**
@@ -123,7 +152,7 @@ async function readImageWords(
   const found: PageWord[] = [];
   for (const [index, region] of regions.entries()) {
     const png = await renderPdfPage(pdf, pageNumber, OCR_DPI, region);
-    const read = await ocrPage(png, POINTS_PER_INCH / OCR_DPI, { languages: options.languages, dpi: OCR_DPI }, `image${index}.`);
+    const read = await ocrPage(png, POINTS_PER_INCH / OCR_DPI, { languages: options.languages, dpi: OCR_DPI }, `image${index}.`, options.recogniser);
     for (const word of read.words) found.push({ ...word, box: { ...word.box, left: word.box.left + region.left, top: word.box.top + region.top } });
   }
   return found.filter((word) => !repeatsTextLayer(word, layerWords));
@@ -172,17 +201,58 @@ function repeatsTextLayer(word: PageWord, layer: readonly PageWord[]): boolean {
 
 async function readImagePage(path: string, pageNumber: number, options: ReadOptions): Promise<SourcePage> {
   const png = await imagePageToPng(path, pageNumber - 1);
-  const { width, height, words } = await ocrPage(png, 1, { languages: options.languages });
+  const { width, height, words } = await ocrPage(png, 1, { languages: options.languages, layout: options.layout }, '', options.recogniser);
   const image = async () => ({ png, unitsPerPixel: 1 });
-  return { pageNumber, width, height, textSource: 'ocr', words, image, imageWords: async () => [] };
+  return { pageNumber, width, height, textSource: 'ocr', words, image, imageWords: async () => [], allWords: async () => words };
 }
 
 /**
- * OCR of a page image, its word boxes converted from pixels to page units. `linePrefix` keeps the
- * lines of different images apart (tesseract numbers each image's lines from 1).
+ * The height of a text line in pixels at which tesseract reads best: its models are trained on
+ * lines about this tall, and smaller print loses characters (a postcode read as an amount).
  */
-async function ocrPage(png: Buffer, unitsPerPixel: number, options: OcrOptions, linePrefix = '') {
-  const result = await ocrImage(png, options);
+const OCR_LINE_HEIGHT = 30;
+/** Print this much smaller than that is enlarged (at most MAX_UPSCALE times)... */
+const UPSCALE_BELOW = 0.8;
+const MAX_UPSCALE = 2;
+/** Tesseract's limit on an image side is 32767 pixels; far below it, time grows with no gain. */
+const MAX_OCR_SIDE = 9000;
+/** ...and print more than this much larger is reduced, which costs less OCR for the same reading. */
+const DOWNSCALE_ABOVE = 1.3;
+
+/** How much to scale a page image so that its text lines come out about OCR_LINE_HEIGHT tall. */
+async function ocrScale(png: Buffer): Promise<number> {
+  const height = await textLineHeight(png);
+  if (height === 0) return 1;
+  if (height < UPSCALE_BELOW * OCR_LINE_HEIGHT) {
+    const { width, height: tall } = await pixelSize(png);
+    return Math.max(1, Math.min(MAX_UPSCALE, OCR_LINE_HEIGHT / height, MAX_OCR_SIDE / Math.max(width, tall)));
+  }
+  if (height > DOWNSCALE_ABOVE * OCR_LINE_HEIGHT) return OCR_LINE_HEIGHT / height;
+  return 1;
+}
+
+/**
+ * OCR of a page image, its word boxes converted from pixels to page units. Small print is enlarged
+ * (and large print reduced) first. `linePrefix` keeps the lines of different images apart
+ * (tesseract numbers each image's lines from 1).
+ */
+async function ocrPage(png: Buffer, unitsPerPixel: number, options: OcrOptions, linePrefix = '', recogniser: Recogniser = 'tesseract') {
+  if (recogniser === 'paddle' && paddleOcrAvailable()) return paddleOcrPage(png, unitsPerPixel, linePrefix);
+  const scale = await ocrScale(png);
+  const scaled = scale === 1 ? png : await scaleImage(png, scale);
+  const result = await ocrImage(scaled, { ...options, ...(options.dpi ? { dpi: options.dpi * scale } : {}) });
+  const words: PageWord[] = result.words.map((word) => ({
+    text: word.text,
+    box: scaleBox(word.box, unitsPerPixel / scale),
+    confidence: word.confidence,
+    ocrLine: `${linePrefix}${word.block}.${word.paragraph}.${word.line}`,
+  }));
+  return { width: Math.round(result.width / scale), height: Math.round(result.height / scale), words };
+}
+
+/** PP-OCR of a page image: it scales the image itself, told the height of its text lines. */
+async function paddleOcrPage(png: Buffer, unitsPerPixel: number, linePrefix: string) {
+  const result = await paddleOcrImage(png, { lineHeight: await textLineHeight(png) });
   const words: PageWord[] = result.words.map((word) => ({
     text: word.text,
     box: scaleBox(word.box, unitsPerPixel),

@@ -1,4 +1,4 @@
-import type { InvoiceField } from './invoice-fields.js';
+import type { InvoiceField } from './invoice-field-names.js';
 import type { PayloadPairReader } from './layout-entities.js';
 import { compactDate } from './normalize.js';
 

@@ -48,7 +48,7 @@ export const templateModel: Model = async (input) => {
   const fields = parsed.data ?? [];
   const dates = dateOptionsFor(input.language);
   const chunks = await detectPerPage(input, { languages: ocrLanguages(input) }, async (page, ref) => {
-    const text = buildPageText(page.words);
+    const text = buildPageText(await page.allWords());
     const words = text.lines.flatMap((line) => line.words.map((word) => ({ word, row: line.row })));
     return fields
       .filter((field) => field.pageNumber === page.pageNumber)

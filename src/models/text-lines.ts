@@ -192,31 +192,52 @@ function deskew(box: Box, slope: number): Box {
   return { left: x - box.width / 2, top: y - box.height / 2, width: box.width, height: box.height };
 }
 
-/** OCR words keep tesseract's lines; text layer words are grouped by vertical overlap. */
+/**
+ * OCR words keep tesseract's lines; text layer words are grouped by vertical overlap with the
+ * whole line: a word joins the line whose band (the median top and bottom of its words) holds
+ * its centre while the word holds the band's centre, the line it overlaps most when several do.
+ * So a tall title does not swallow the small lines beside it, and tightly set lines (footers) do
+ * not interleave.
+ */
 function groupIntoLines(words: readonly LaidOutWord[]): LaidOutWord[][] {
   const ocrLines = groupBy(
     words.filter((w) => w.word.ocrLine !== undefined),
     (w) => w.word.ocrLine,
   );
   const lines = [...ocrLines.values()];
-  const open: LaidOutWord[][] = [];
-  const byTop = words.filter((w) => w.word.ocrLine === undefined).sort((a, b) => a.layoutBox.top - b.layoutBox.top);
-  for (const word of byTop) {
-    const line = open.find((candidate) => sharesLine(candidate, word.layoutBox));
-    if (line) line.push(word);
-    else open.push([word]);
+  const open: Array<{ words: LaidOutWord[]; top: number; bottom: number }> = [];
+  const byCentre = words.filter((w) => w.word.ocrLine === undefined).sort((a, b) => centreY(a.layoutBox) - centreY(b.layoutBox));
+  for (const word of byCentre) {
+    let best: (typeof open)[number] | undefined;
+    let bestShared = 0;
+    for (const line of open) {
+      const shared = sharedHeight(line, word.layoutBox);
+      if (shared > bestShared) [best, bestShared] = [line, shared];
+    }
+    if (best) {
+      best.words.push(word);
+      best.top = median(best.words.map((w) => w.layoutBox.top));
+      best.bottom = median(best.words.map((w) => w.layoutBox.top + w.layoutBox.height));
+    } else open.push({ words: [word], top: word.layoutBox.top, bottom: word.layoutBox.top + word.layoutBox.height });
   }
-  return [...lines, ...open].map((line) => line.sort((a, b) => a.layoutBox.left - b.layoutBox.left));
+  return [...lines, ...open.map((line) => line.words)].map((line) => line.sort((a, b) => a.layoutBox.left - b.layoutBox.left));
 }
 
-function sharesLine(line: readonly LaidOutWord[], box: Box): boolean {
-  const first = line[0]!.layoutBox;
-  const shared = overlap(first.top, first.top + first.height, box.top, box.top + box.height);
-  return shared >= SAME_LINE_OVERLAP * Math.min(first.height, box.height);
+/** How much of its height a word shares with a line's band, or 0 when they are not on one line. */
+function sharedHeight(line: { top: number; bottom: number }, box: Box): number {
+  const centre = centreY(box);
+  const bandCentre = (line.top + line.bottom) / 2;
+  const holdsWord = centre >= line.top && centre <= line.bottom;
+  const wordHoldsBand = bandCentre >= box.top && bandCentre <= box.top + box.height;
+  if (!holdsWord || !wordHoldsBand) return 0;
+  const shared = overlap(line.top, line.bottom, box.top, box.top + box.height);
+  return shared >= SAME_LINE_OVERLAP * Math.min(line.bottom - line.top, box.height) ? shared : 0;
 }
 
 function splitAtGaps(line: LaidOutWord[]): LaidOutWord[][] {
-  const height = median(line.map((w) => w.layoutBox.height));
+  // Dots of a leader OCR reads as tiny "words": they must not shrink the line's height.
+  const heights = line.map((w) => w.layoutBox.height);
+  const height = Math.max(median(heights), 0.5 * Math.max(...heights));
   const segments: LaidOutWord[][] = [];
   let previous: Box | undefined;
   for (const word of line) {
@@ -228,14 +249,17 @@ function splitAtGaps(line: LaidOutWord[]): LaidOutWord[][] {
   return segments;
 }
 
-/** Lines whose vertical centres lie within half a line height of a row's centre share the row. */
+/**
+ * Lines whose vertical centres lie within half a line height (the smaller one's) of a row's centre
+ * share the row: a label and its larger value do, a title and the small lines beside it do not.
+ */
 function groupIntoRows(segments: LaidOutWord[][]): LaidOutWord[][][] {
   const extent = (segment: LaidOutWord[]) => unionBox(segment.map((w) => w.layoutBox));
   const sorted = segments.map((segment) => ({ segment, box: extent(segment) })).sort((a, b) => centreY(a.box) - centreY(b.box));
   const rows: Array<{ members: typeof sorted; centre: number; height: number }> = [];
   for (const item of sorted) {
     const row = rows.at(-1);
-    if (row && Math.abs(centreY(item.box) - row.centre) <= 0.5 * Math.max(row.height, item.box.height)) {
+    if (row && Math.abs(centreY(item.box) - row.centre) <= 0.5 * Math.min(row.height, item.box.height)) {
       row.members.push(item);
       row.centre = mean(row.members.map((m) => centreY(m.box)));
       row.height = mean(row.members.map((m) => m.box.height));

@@ -8,9 +8,10 @@ const DEFAULT_LANGUAGE = 'en-US';
 /** The one speaker the model reports: it does not tell voices apart. */
 const DEFAULT_SPEAKER = { speakerId: 'speaker-1', speakerName: 'Speaker 1', isDefault: true };
 /**
- * Longer recordings go to the recognizer in windows of about this length, cut at silences:
- * it bounds each run, and 10 minutes of 16 kHz WAV (19 MB) stays under the 25 MB upload limit
- * of OpenAI-compatible endpoints.
+ * Longer recordings go to the recognizer in windows of at most this length, cut at the last
+ * silence before it (at the limit itself in sound that never pauses): it bounds each run, and
+ * 10 minutes of 16 kHz WAV (19 MB) stays under the 25 MB upload limit of OpenAI-compatible
+ * endpoints.
  */
 const WINDOW_MINUTES = 10;
 /** A pause between two words that starts a new item even where noise hid it from silencedetect. */

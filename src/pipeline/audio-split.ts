@@ -13,23 +13,33 @@ const EDGE_TOLERANCE_SECONDS = 0.1;
 const CUT_TIMEOUT_MS = 15 * 60_000;
 
 /**
- * Where to split a recording into parts of about `chunkMinutes` (splitChunkDurationMinutes):
- * a part ends in the middle of the first detected silence at least `chunkMinutes` after its
- * start, so it may run longer, and no cut ever falls in speech. Without such a silence the
- * recording stays whole. The parts cover the recording without gaps or overlaps.
+ * Where to split a recording into parts of at most `chunkMinutes` (splitChunkDurationMinutes,
+ * a maximum since issue 11): each part ends in the middle of the last detected silence that
+ * begins inside its window (the part of a silence that runs past the limit does not count), or
+ * at the limit itself when the window holds no silence, so no part is longer than the limit and
+ * a cut falls in speech only when the speech runs on for the whole window. The parts cover the
+ * recording in order without gaps or overlaps.
  */
 export function planAudioSplit(durationSeconds: number, silences: readonly Silence[], chunkMinutes: number): AudioPart[] {
-  const chunkSeconds = chunkMinutes * 60;
+  const limitSeconds = chunkMinutes * 60;
+  // A silence touching either end of the recording has no sound on one side: a cut there would
+  // make a part of nothing but silence.
+  const cuttable = silences
+    .filter((s) => s.start > 0 && s.end > s.start && s.end < durationSeconds - EDGE_TOLERANCE_SECONDS)
+    .sort((a, b) => a.start - b.start);
   const parts: AudioPart[] = [];
   let start = 0;
-  for (const silence of [...silences].sort((a, b) => a.start - b.start)) {
-    // A silence touching either end of the recording has no speech on one side: a cut there
-    // would make a part of nothing but silence.
-    if (silence.start <= 0 || silence.end >= durationSeconds - EDGE_TOLERANCE_SECONDS) continue;
-    const cut = (silence.start + silence.end) / 2;
-    if (cut - start < chunkSeconds) continue;
-    parts.push({ start, end: cut });
-    start = cut;
+  let first = 0; // the first silence that begins after `start`
+  while (durationSeconds - start > limitSeconds) {
+    const limit = start + limitSeconds;
+    let end = limit;
+    for (let i = first; i < cuttable.length && cuttable[i]!.start < limit; i += 1) {
+      const silence = cuttable[i]!;
+      end = (silence.start + Math.min(silence.end, limit)) / 2;
+    }
+    parts.push({ start, end });
+    start = end;
+    while (first < cuttable.length && cuttable[first]!.start <= start) first += 1;
   }
   parts.push({ start, end: durationSeconds });
   return parts;

@@ -2,40 +2,18 @@ import { sniffFile, type FileKind } from '../engines/file-type.js';
 import { imageInfo } from '../engines/image.js';
 import { probeMedia } from '../engines/media.js';
 import { pdfInfo } from '../engines/pdf.js';
+import { UnsupportedFileError, type SourceInspection } from './source-inspection.js';
 
 /** Spec limits: images strictly between 50x50 and 10000x10000 px; PDF pages under 17x17 inches. */
 const MIN_IMAGE_PX = 50;
 const MAX_IMAGE_PX = 10_000;
 const MAX_PDF_POINTS = 17 * 72;
 
-export interface DocumentSource {
-  kind: 'pdf' | 'image' | 'tiff';
-  mimeType: string;
-  pageCount: number;
-  /** Set when the file breaks the spec's size limits (-> ValidationErrorInvalidDimensions). */
-  dimensionProblem?: string;
-}
-
-export interface MediaSource {
-  kind: 'audio' | 'video';
-  mimeType: string;
-  durationSeconds: number;
-  /** Minutes, rounded up: what totalPages counts for audio and video. */
-  minutes: number;
-}
-
-export type SourceInspection = DocumentSource | MediaSource;
-
-export function isMediaSource(source: SourceInspection): source is MediaSource {
-  return source.kind === 'audio' || source.kind === 'video';
-}
-
-export class UnsupportedFileError extends Error {}
-
 /**
  * What the pipeline needs to know of a source file: its kind (from content), its pages or minutes,
  * and whether its dimensions break the spec's limits. Unreadable files throw the engines'
- * InputUnreadableError (-> PreProcessingGetPagesFailed).
+ * InputUnreadableError (-> PreProcessingGetPagesFailed). CPU-bound for PDFs (every page is
+ * parsed for its size): it runs in an engine thread (engine-pool.ts).
  */
 export async function inspectSource(path: string): Promise<SourceInspection> {
   const sniffed = await sniffFile(path);

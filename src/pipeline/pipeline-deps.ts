@@ -2,8 +2,8 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { PrismaClient } from '../db/prisma.js';
-import type { ModelRegistry } from '../models/registry.js';
 import type { LocalBlobStore } from '../storage/blob-store.js';
+import type { Engines } from './engine-pool.js';
 import type { Queues } from './queues.js';
 
 /** What the job handlers need. The local blob store: engines read files by path. */
@@ -12,8 +12,12 @@ export interface PipelineDeps {
   config: Config;
   queues: Queues;
   blobs: LocalBlobStore;
-  models: ModelRegistry;
   log: Logger;
+}
+
+/** The steps that hand engine work to the engine threads (pre-processing, detection). */
+export interface StageDeps extends PipelineDeps {
+  engines: Engines;
 }
 
 /** Where TUS uploads are stored (shared by the api, which receives them, and the workers). */

@@ -1,30 +1,38 @@
-import { createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { Prisma } from '../generated/prisma/client.js';
 import { TaskStatus, TaskType } from '../domain/enums.js';
-import { InputUnreadableError } from '../engines/errors.js';
+import { errorMessage, InputUnreadableError } from '../engines/errors.js';
 import { detectSilences } from '../engines/media.js';
-import { extractPdfPages } from '../engines/pdf.js';
+import { isMissingFile, openFileStream } from '../storage/blob-store.js';
 import { cutAudio, planAudioSplit } from './audio-split.js';
 import { uploadIdOf } from '../modules/tasks/task-source.js';
 import { takeTaskNumber } from '../modules/tasks/tasks.repository.js';
-import { inspectSource, isMediaSource, UnsupportedFileError, type SourceInspection } from './inspect-source.js';
-import { selectPages } from './page-selection.js';
-import { taskBlobKey, uploadsDir, type PipelineDeps } from './pipeline-deps.js';
+import { formatPageRange, pagesToProcess } from './page-selection.js';
+import { taskBlobKey, uploadsDir, type PipelineDeps, type StageDeps } from './pipeline-deps.js';
 import { enqueueDetect, type TaskJobPayload } from './queues.js';
 import { downloadSource, SourceTooLargeError } from './source-fetch.js';
 import { SourceUnreachableError } from './url-guard.js';
-import { storedTaskRequest, type StoredTaskRequest } from './task-request.js';
+import { isMediaSource, UnsupportedFileError, type SourceInspection } from './source-inspection.js';
+import { storedTaskRequest, type StoredPartSlice } from './task-request.js';
 import { transitionTask } from './task-transitions.js';
 
 const IN_PROGRESS = [TaskStatus.PreProcessingInProgress] as const;
 /** Pages per part when splitTaskInChunks gives no splitChunkNumberPages. */
 export const DEFAULT_SPLIT_PAGES = 10;
-/** Spec: splitChunkDurationMinutes defaults to 10. */
+/** Spec: splitChunkDurationMinutes defaults to 10; since issue 11 it is the longest a part may be. */
 export const DEFAULT_SPLIT_MINUTES = 10;
 
 export type StepOutcome = 'done' | 'failed' | 'stale';
+
+/** What a step knows of its job's attempt. */
+export interface StepAttempt {
+  /** No retry follows this attempt: whatever still fails ends the task with its reason. */
+  isLast: boolean;
+  /** Records how far the job got (BullMQ job progress). */
+  reportProgress: (progress: Record<string, number>) => Promise<void>;
+}
 
 /** Download failures worth retrying: the server may answer next time. */
 function isTransient(err: SourceUnreachableError): boolean {
@@ -33,11 +41,18 @@ function isTransient(err: SourceUnreachableError): boolean {
   return status >= 500 || status === 408 || status === 429;
 }
 
+/** The task's source file is gone from where it was to be read: retrying cannot bring it back. */
+class SourceMissingError extends Error {}
+
 async function fetchSource(deps: PipelineDeps, url: string, key: string): Promise<void> {
   const uploadId = uploadIdOf(url, deps.config);
   if (uploadId !== undefined) {
-    // Ownership and completeness were checked at creation; the upload file is ours to copy.
-    await deps.blobs.put(key, createReadStream(path.join(uploadsDir(deps.config), uploadId)));
+    // Ownership and completeness were checked at creation, but the upload may have been deleted
+    // since. Opened before it is handed on, so a missing file is this rejection, not a stream error.
+    const upload = await openFileStream(path.join(uploadsDir(deps.config), uploadId)).catch((err: unknown) => {
+      throw isMissingFile(err) ? new SourceMissingError('The uploaded file at context.url no longer exists (the upload was deleted or expired).') : err;
+    });
+    await deps.blobs.put(key, upload);
     return;
   }
   await downloadSource(url, { store: deps.blobs, key }, {
@@ -48,11 +63,20 @@ async function fetchSource(deps: PipelineDeps, url: string, key: string): Promis
 }
 
 /**
- * Pre-processing (DESIGN.md section 5): download, sniff, count, validate, page range, split.
- * Each failure ends in its own status with the reason kept; transient download problems are
- * retried by the queue until the last attempt.
+ * A split part's own file: what the part is processed (and reprocessed) from, instead of the
+ * original's URL. Parts made before their request recorded the slice have it only on the row.
  */
-export async function preprocessTask(deps: PipelineDeps, job: TaskJobPayload, attempt: { isLast: boolean }): Promise<StepOutcome> {
+function partSourceKey(task: { parentTaskId: number | null; sourceBlobKey: string | null }, part: StoredPartSlice | undefined): string | undefined {
+  return part?.sourceBlobKey ?? (task.parentTaskId !== null ? (task.sourceBlobKey ?? undefined) : undefined);
+}
+
+/**
+ * Pre-processing (DESIGN.md section 5): download, sniff, count, validate, page range, split.
+ * Each failure ends in its own status with the reason kept; transient problems are retried by
+ * the queue, and whatever still fails on the last attempt ends the task with its reason rather
+ * than leaving it in progress.
+ */
+export async function preprocessTask(deps: StageDeps, job: TaskJobPayload, attempt: StepAttempt): Promise<StepOutcome> {
   const task = await transitionTask(deps.prisma, job, [TaskStatus.QueuedForPreProcessing, TaskStatus.PreProcessingInProgress], TaskStatus.PreProcessingInProgress, {
     preProcessingStartedOn: new Date(),
   });
@@ -63,24 +87,52 @@ export async function preprocessTask(deps: PipelineDeps, job: TaskJobPayload, at
     await transitionTask(deps.prisma, job, IN_PROGRESS, status, { failureReason: reason });
     return 'failed';
   };
-  const request = storedTaskRequest.parse(task.request);
-
-  const sourceKey = taskBlobKey(task.tenantId, task.id, 'source');
   try {
-    await fetchSource(deps, request.context.url, sourceKey);
+    return await preprocessSource(deps, job, task, fail, attempt);
   } catch (err) {
-    if (err instanceof SourceTooLargeError) return fail(TaskStatus.PreProcessingDownloadFailed, err.message);
-    if (err instanceof SourceUnreachableError && (!isTransient(err) || attempt.isLast)) {
-      return fail(TaskStatus.PreProcessingDownloadFailed, `${err.message} (${err.reason})`);
+    // A file that vanished between steps (the blob store's directory cleaned, a disk swapped).
+    if (isMissingFile(err)) {
+      log.warn({ err }, 'a file of the task disappeared');
+      return fail(TaskStatus.PreProcessingDownloadFailed, "The task's source file disappeared from the blob store during pre-processing.");
     }
-    if (attempt.isLast) return fail(TaskStatus.PreProcessingDownloadFailed, `download failed: ${(err as Error).message}`);
+    if (attempt.isLast) return fail(TaskStatus.PreProcessingFailed, `pre-processing failed: ${errorMessage(err)}`);
     throw err;
+  }
+}
+
+type PreprocessedTask = NonNullable<Awaited<ReturnType<typeof transitionTask>>>;
+type Fail = (status: TaskStatus, reason: string) => Promise<StepOutcome>;
+
+async function preprocessSource(deps: StageDeps, job: TaskJobPayload, task: PreprocessedTask, fail: Fail, attempt: StepAttempt): Promise<StepOutcome> {
+  const request = storedTaskRequest.parse(task.request);
+  const partKey = partSourceKey(task, request.part);
+  let sourceKey: string;
+  if (partKey !== undefined) {
+    // A part is its own slice of the original: its file is already in the blob store.
+    if (!(await deps.blobs.exists(partKey))) {
+      deps.log.warn({ taskId: task.id, key: partKey }, 'the file of a part is missing');
+      return fail(TaskStatus.PreProcessingDownloadFailed, 'The file of this part of a split task is missing from the blob store.');
+    }
+    sourceKey = partKey;
+  } else {
+    sourceKey = taskBlobKey(task.tenantId, task.id, 'source');
+    try {
+      await fetchSource(deps, request.context.url, sourceKey);
+    } catch (err) {
+      if (err instanceof SourceTooLargeError || err instanceof SourceMissingError) return fail(TaskStatus.PreProcessingDownloadFailed, err.message);
+      if (err instanceof SourceUnreachableError && (!isTransient(err) || attempt.isLast)) {
+        return fail(TaskStatus.PreProcessingDownloadFailed, `${err.message} (${err.reason})`);
+      }
+      if (attempt.isLast) return fail(TaskStatus.PreProcessingDownloadFailed, `download failed: ${errorMessage(err)}`);
+      throw err;
+    }
   }
 
   const sourcePath = deps.blobs.localPath(sourceKey);
   let inspected: SourceInspection;
   try {
-    inspected = await inspectSource(sourcePath);
+    // Parsing every page of a PDF for its size is CPU work: an engine thread does it.
+    inspected = await deps.engines.inspectSource(sourcePath);
   } catch (err) {
     if (err instanceof UnsupportedFileError) return fail(TaskStatus.PreProcessingFailed, err.message);
     if (err instanceof InputUnreadableError) return fail(TaskStatus.PreProcessingGetPagesFailed, err.message);
@@ -94,52 +146,62 @@ export async function preprocessTask(deps: PipelineDeps, job: TaskJobPayload, at
   if (isMedia !== wantsMedia) {
     return fail(TaskStatus.PreProcessingFailed, wantsMedia ? 'Transcription workspaces take audio or video files' : `This workspace takes documents and images, not ${source.kind}`);
   }
+  // A part is never split again: it already is its slice.
+  const split = request.context.splitTaskInChunks === true && partKey === undefined;
 
-  const common = { sourceBlobKey: sourceKey, sourceMimeType: source.mimeType };
+  const succeed = async (data: { totalPages: number; durationSeconds?: number; processedPageRange?: string }): Promise<StepOutcome> => {
+    const done = await transitionTask(deps.prisma, job, IN_PROGRESS, TaskStatus.PreProcessingSuccessful, {
+      sourceBlobKey: sourceKey,
+      sourceMimeType: source.mimeType,
+      totalPages: data.totalPages,
+      durationSeconds: data.durationSeconds ?? null,
+      processedPageRange: data.processedPageRange ?? null,
+    });
+    if (done) await enqueueDetect(deps.queues, task.priority, job, (err) => deps.log.warn({ err, taskId: task.id }, 'detect enqueue deferred to the sweeper'));
+    return done ? 'done' : 'stale';
+  };
+
   if (isMediaSource(source)) {
-    if (request.context.splitTaskInChunks) {
+    if (split) {
       const silences = await detectSilences(sourcePath);
       const plan = planAudioSplit(source.durationSeconds, silences, request.context.splitChunkDurationMinutes ?? DEFAULT_SPLIT_MINUTES);
       if (plan.length > 1) {
         const parts = await writeParts(deps, job, plan, 'wav', (part, out) => cutAudio(sourcePath, part.start, part.end, out));
-        return createPartTasks(deps, job, request, {
+        return createPartTasks(deps, job, workspace.templateType, {
           mimeType: 'audio/wav',
           totalPages: source.minutes,
           durationSeconds: source.durationSeconds,
-          parts: parts.map((key, i) => ({ key, totalPages: Math.max(1, Math.ceil((plan[i]!.end - plan[i]!.start) / 60)), durationSeconds: plan[i]!.end - plan[i]!.start })),
+          parts: parts.map((key, i) => {
+            const { start, end } = plan[i]!;
+            return { slice: { sourceBlobKey: key, startSeconds: start, endSeconds: end }, totalPages: Math.max(1, Math.ceil((end - start) / 60)), durationSeconds: end - start };
+          }),
         });
       }
     }
-    const done = await transitionTask(deps.prisma, job, IN_PROGRESS, TaskStatus.PreProcessingSuccessful, {
-      ...common,
-      totalPages: source.minutes,
-      durationSeconds: source.durationSeconds,
-    });
-    if (done) await enqueueDetect(deps.queues, task.priority, job, (err) => log.warn({ err }, 'detect enqueue deferred to the sweeper'));
-    return done ? 'done' : 'stale';
+    return succeed({ totalPages: source.minutes, durationSeconds: source.durationSeconds });
   }
 
   if (source.dimensionProblem) return fail(TaskStatus.ValidationErrorInvalidDimensions, source.dimensionProblem);
-  const pages = selectPages(request.context.pageRange, source.pageCount);
-  if (pages.length === 0) {
-    return fail(TaskStatus.PreProcessingFailed, `pageRange "${request.context.pageRange}" selects no page of this ${source.pageCount}-page document`);
-  }
   const chunkPages = request.context.splitChunkNumberPages ?? DEFAULT_SPLIT_PAGES;
-  if (request.context.splitTaskInChunks && source.kind === 'pdf' && pages.length > chunkPages) {
+  // pageRange and splitting exclude each other (checked at creation): a split takes every page.
+  if (split && source.kind === 'pdf' && source.pageCount > chunkPages) {
     const ranges: number[][] = [];
     for (let first = 1; first <= source.pageCount; first += chunkPages) {
       ranges.push(Array.from({ length: Math.min(chunkPages, source.pageCount - first + 1) }, (_, i) => first + i));
     }
-    const parts = await writeParts(deps, job, ranges, 'pdf', (range, out) => extractPdfPages(sourcePath, range, out));
-    return createPartTasks(deps, job, request, {
+    const parts = await writeParts(deps, job, ranges, 'pdf', (range, out) => deps.engines.extractPdfPages(sourcePath, range, out));
+    return createPartTasks(deps, job, workspace.templateType, {
       mimeType: source.mimeType,
       totalPages: source.pageCount,
-      parts: parts.map((key, i) => ({ key, totalPages: ranges[i]!.length })),
+      parts: parts.map((key, i) => ({ slice: { sourceBlobKey: key, pages: formatPageRange(ranges[i]!) }, pageCount: ranges[i]!.length })),
     });
   }
-  const done = await transitionTask(deps.prisma, job, IN_PROGRESS, TaskStatus.PreProcessingSuccessful, { ...common, totalPages: pages.length });
-  if (done) await enqueueDetect(deps.queues, task.priority, job, (err) => log.warn({ err }, 'detect enqueue deferred to the sweeper'));
-  return done ? 'done' : 'stale';
+  // Decided here, once: detect processes exactly these pages and free volume counts them.
+  const pages = pagesToProcess(request.context.pageRange, source.pageCount, workspace.templateType);
+  if (pages.length === 0) {
+    return fail(TaskStatus.PreProcessingFailed, `pageRange "${request.context.pageRange}" selects no page of this ${source.pageCount}-page document`);
+  }
+  return succeed({ totalPages: pages.length, processedPageRange: formatPageRange(pages) });
 }
 
 /**
@@ -160,7 +222,7 @@ async function writeParts<P>(
       const out = path.join(workDir, `part-${index + 1}.${extension}`);
       await make(part, out);
       const key = taskBlobKey(job.tenantId, job.taskId, `run-${job.restartCount}/part-${index + 1}.${extension}`);
-      await deps.blobs.put(key, createReadStream(out));
+      await deps.blobs.put(key, await openFileStream(out));
       keys.push(key);
     }
     return keys;
@@ -169,23 +231,34 @@ async function writeParts<P>(
   }
 }
 
+type PartFile = { slice: StoredPartSlice } & ({ pageCount: number } | { totalPages: number; durationSeconds: number });
+
 interface SplitPlan {
   mimeType: string;
   /** Pages (documents) or minutes (recordings) of the whole original. */
   totalPages: number;
   durationSeconds?: number;
-  parts: Array<{ key: string; totalPages: number; durationSeconds?: number }>;
+  parts: PartFile[];
+}
+
+/** What a part's row says of its pages or minutes: a document part's processed pages follow the same rules as any task's. */
+function partPages(part: PartFile, templateType: number) {
+  if (!('pageCount' in part)) return { totalPages: part.totalPages, durationSeconds: part.durationSeconds, processedPageRange: null };
+  const pages = pagesToProcess(undefined, part.pageCount, templateType);
+  return { totalPages: pages.length, durationSeconds: null, processedPageRange: formatPageRange(pages) };
 }
 
 /**
  * Part tasks of a split (spec: splitTaskInChunks): tasks of their own in the same workspace, with
  * the batch, assignment and metadata of the original and a taskNumber each, already pre-processed.
- * The original becomes Split until its parts are reviewed. Parts are recorded in order, back to
- * back, so a part's offset in the original is the sum of the earlier parts' durations.
+ * Each part's request records its slice, so reprocessing a part runs on its own file. The original
+ * becomes Split until its parts are reviewed. Parts are recorded in order, back to back, so a
+ * part's offset in the original is the sum of the earlier parts' durations.
  */
-async function createPartTasks(deps: PipelineDeps, job: TaskJobPayload, request: StoredTaskRequest, plan: SplitPlan): Promise<StepOutcome> {
+async function createPartTasks(deps: PipelineDeps, job: TaskJobPayload, templateType: number, plan: SplitPlan): Promise<StepOutcome> {
   const original = await deps.prisma.task.findUniqueOrThrow({ where: { id: job.taskId }, include: { assignments: true } });
-  const partRequest = { ...request, context: { url: request.context.url, transcriptLanguage: request.context.transcriptLanguage } };
+  const originalRequest = original.request as Prisma.JsonObject;
+  const { url, transcriptLanguage } = storedTaskRequest.parse(originalRequest).context;
   const parts = await deps.prisma.$transaction(async (tx) => {
     const moved = await tx.task.updateMany({
       where: { id: original.id, restartCount: job.restartCount, taskStatus: TaskStatus.PreProcessingInProgress },
@@ -196,6 +269,7 @@ async function createPartTasks(deps: PipelineDeps, job: TaskJobPayload, request:
         durationSeconds: plan.durationSeconds ?? null,
         sourceBlobKey: taskBlobKey(original.tenantId, original.id, 'source'),
         sourceMimeType: plan.mimeType,
+        processedPageRange: null,
       },
     });
     if (moved.count === 0) return [];
@@ -212,15 +286,14 @@ async function createPartTasks(deps: PipelineDeps, job: TaskJobPayload, request:
           taskStatus: TaskStatus.PreProcessingSuccessful,
           integrationStatus: original.integrationStatus,
           priority: original.priority,
-          request: partRequest,
+          request: { ...originalRequest, context: { url, transcriptLanguage }, part: partFile.slice },
           metadata: original.metadata ?? {},
           assignmentOrder: original.assignmentOrder,
           parentTaskId: original.id,
           partNumber: index + 1,
-          totalPages: partFile.totalPages,
-          durationSeconds: partFile.durationSeconds ?? null,
+          ...partPages(partFile, templateType),
           preProcessingStartedOn: new Date(),
-          sourceBlobKey: partFile.key,
+          sourceBlobKey: partFile.slice.sourceBlobKey,
           sourceMimeType: plan.mimeType,
         },
       });

@@ -12,7 +12,7 @@ export const QueueName = {
   PreprocessLow: 'preprocess-low',
   Detect: 'detect',
   Mail: 'mail',
-  Sweep: 'sweep',
+  Webhook: 'webhook',
 } as const;
 export type QueueName = (typeof QueueName)[keyof typeof QueueName];
 
@@ -30,12 +30,20 @@ export const mailJobPayload = z.object({
 });
 export type MailJobPayload = z.infer<typeof mailJobPayload>;
 
+export const webhookJobPayload = z.object({
+  tenantId: z.number().int().positive(),
+  deliveryId: z.number().int().positive(),
+  /** Attempts the delivery had made when the job was added: a job of an attempt already made is dropped. */
+  attempt: z.number().int().min(0),
+});
+export type WebhookJobPayload = z.infer<typeof webhookJobPayload>;
+
 export const payloadSchemas = {
   [QueueName.PreprocessHigh]: taskJobPayload,
   [QueueName.PreprocessLow]: taskJobPayload,
   [QueueName.Detect]: taskJobPayload,
   [QueueName.Mail]: mailJobPayload,
-  [QueueName.Sweep]: z.object({}),
+  [QueueName.Webhook]: webhookJobPayload,
 } as const satisfies Record<QueueName, z.ZodType>;
 
 const retrying: JobsOptions = {
@@ -52,7 +60,9 @@ export const jobOptions: Record<QueueName, JobsOptions> = {
   [QueueName.Detect]: retrying,
   // A mail server may be down for a while: 8 attempts from 10 s doubling span about 20 minutes.
   [QueueName.Mail]: { ...retrying, attempts: 8, backoff: { type: 'exponential', delay: 10_000 } },
-  [QueueName.Sweep]: { removeOnComplete: true, removeOnFail: { count: 100 } },
+  // The receiver's failures are retried on the delivery's own schedule (a new job per attempt,
+  // webhook-delivery.ts); these retries are for our own failures only (Postgres down).
+  [QueueName.Webhook]: retrying,
 };
 
 /** Deterministic ids (BullMQ forbids ':' in them): a second enqueue of the same run is a no-op. */
@@ -60,6 +70,7 @@ export const jobId = {
   preprocess: (p: TaskJobPayload) => `pre-${p.taskId}-${p.restartCount}`,
   detect: (p: TaskJobPayload) => `det-${p.taskId}-${p.restartCount}`,
   mail: (p: MailJobPayload) => `mail-${p.invitationId}`,
+  webhook: (p: Pick<WebhookJobPayload, 'deliveryId' | 'attempt'>) => `whd-${p.deliveryId}-${p.attempt}`,
 };
 
 export type Queues = Record<QueueName, Queue>;
@@ -76,7 +87,7 @@ export function createQueues(connection: Redis, prefix?: string): Queues {
     [QueueName.PreprocessLow]: make(QueueName.PreprocessLow),
     [QueueName.Detect]: make(QueueName.Detect),
     [QueueName.Mail]: make(QueueName.Mail),
-    [QueueName.Sweep]: make(QueueName.Sweep),
+    [QueueName.Webhook]: make(QueueName.Webhook),
   };
 }
 
@@ -136,4 +147,10 @@ export async function enqueuePreprocess(queues: Queues, priority: number, payloa
 /** The invitation's mail; an invitation whose job never reached Redis is enqueued by the sweeper. */
 export async function enqueueInvitationMail(queues: Queues, payload: MailJobPayload, log?: (err: unknown) => void) {
   return enqueueBestEffort(queues[QueueName.Mail], 'mail', mailJobPayload.parse(payload), jobId.mail(payload), log);
+}
+
+/** The next attempt of a webhook delivery, delayed until it is due. */
+export async function enqueueWebhookAttempt(queues: Queues, payload: WebhookJobPayload, dueAt: Date, log?: (err: unknown) => void) {
+  const data = webhookJobPayload.parse(payload);
+  return enqueueBestEffort(queues[QueueName.Webhook], 'webhook', data, jobId.webhook(payload), log, { delay: Math.max(0, dueAt.getTime() - Date.now()) });
 }

@@ -4,9 +4,10 @@ import { TaskStatus } from '../domain/enums.js';
 import { redeliverUnsentInvitations } from './deliver-invitation.js';
 import { uploadsDir, type PipelineDeps } from './pipeline-deps.js';
 import { enqueueDetect, enqueuePreprocess, jobId, preprocessQueueFor, QueueName, type TaskJobPayload } from './queues.js';
+import { pruneWebhookHistory, recoverWebhookDeliveries } from './webhook-dispatch.js';
 
 /** A task younger than this in its status is left alone: its job may simply not be visible yet. */
-const REDELIVERY_GRACE_MS = 30_000;
+const DEFAULT_REDELIVERY_GRACE_MS = 30_000;
 const BATCH = 500;
 
 /** Statuses a job is responsible for, the queue of that job, and where a dead task is recovered to. */
@@ -23,6 +24,8 @@ export interface SweepReport {
   recovered: number[];
   /** Invitations whose mail job was enqueued again. */
   invitations: number[];
+  /** Webhook deliveries whose job was gone, handed back to the dispatcher. */
+  webhookDeliveries: number[];
 }
 
 /**
@@ -33,18 +36,21 @@ export interface SweepReport {
  *   past STUCK_TASK_MINUTES with no live job, moves to the nearest failure status with a warning
  *   mark and externalIntegrationStatus "never";
  * - ExportCompleted stuck past the threshold moves to Processed with a warning mark;
- * - an invitation whose mail job never reached Redis gets it.
+ * - an invitation whose mail job never reached Redis gets it;
+ * - a webhook delivery whose job Redis lost goes back to the dispatcher (webhook-dispatch.ts).
  * The service never reprocesses on its own.
  */
 export interface SweepOptions {
   now?: Date;
   /** Only this organization's tasks and invitations (an operator's targeted sweep; tests). */
   tenantId?: number;
+  /** How long a task must have been in its status before its missing job is delivered again (default 30 s). */
+  redeliveryGraceMs?: number;
 }
 
 export async function sweep(deps: PipelineDeps, options: SweepOptions = {}): Promise<SweepReport> {
   const now = options.now ?? new Date();
-  const report: SweepReport = { redelivered: [], recovered: [], invitations: [] };
+  const report: SweepReport = { redelivered: [], recovered: [], invitations: [], webhookDeliveries: [] };
   const stuckBefore = new Date(now.getTime() - deps.config.STUCK_TASK_MINUTES * 60_000);
   const tenant = options.tenantId === undefined ? {} : { tenantId: options.tenantId };
   // Every candidate is visited, in id order by batches: tasks waiting behind a long backlog of live
@@ -56,7 +62,7 @@ export async function sweep(deps: PipelineDeps, options: SweepOptions = {}): Pro
         ...tenant,
         id: { gt: afterId },
         taskStatus: { in: Object.keys(IN_FLIGHT).map(Number) },
-        statusChangedAt: { lt: new Date(now.getTime() - REDELIVERY_GRACE_MS) },
+        statusChangedAt: { lt: new Date(now.getTime() - (options.redeliveryGraceMs ?? DEFAULT_REDELIVERY_GRACE_MS)) },
       },
       orderBy: { id: 'asc' },
       take: BATCH,
@@ -71,10 +77,12 @@ export async function sweep(deps: PipelineDeps, options: SweepOptions = {}): Pro
     data: { taskStatus: TaskStatus.Processed, statusChangedAt: now, warning: true },
   });
   report.invitations = await redeliverUnsentInvitations(deps, now, options.tenantId);
-  if (report.redelivered.length || report.recovered.length || report.invitations.length || exported.count) {
+  report.webhookDeliveries = await recoverWebhookDeliveries(deps, now, options.redeliveryGraceMs ?? DEFAULT_REDELIVERY_GRACE_MS, options.tenantId);
+  if (report.redelivered.length || report.recovered.length || report.invitations.length || report.webhookDeliveries.length || exported.count) {
     deps.log.info({ ...report, exportedToProcessed: exported.count }, 'sweep');
   }
   await deleteExpiredUploads(deps, now);
+  await pruneWebhookHistory(deps, now, deps.config.WEBHOOK_HISTORY_DAYS);
   return report;
 }
 

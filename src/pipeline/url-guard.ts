@@ -5,7 +5,8 @@
  * cannot redirect the request to an internal host after the check.
  */
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIPv4, type LookupFunction } from 'node:net';
+import type { LookupAddress } from 'node:dns';
+import { isIPv4, isIPv6, type LookupFunction } from 'node:net';
 import { UnprocessableError } from '../http/problem.js';
 
 export type SourceFailureReason =
@@ -39,51 +40,22 @@ export type AddressClass =
   | 'reserved';
 
 type Family = 'ipv4' | 'ipv6';
+const BITS: Record<Family, number> = { ipv4: 32, ipv6: 128 };
 
-/** Every range that must not be reachable from a client-supplied URL, by why it is refused. */
-const refusedRanges: ReadonlyArray<readonly [Exclude<AddressClass, 'public'>, Family, string, number]> = [
-  ['unspecified', 'ipv4', '0.0.0.0', 8], // "this network"; 0.0.0.0 reaches the local host on Linux
-  ['unspecified', 'ipv6', '::', 128],
-  ['loopback', 'ipv4', '127.0.0.0', 8],
-  ['loopback', 'ipv6', '::1', 128],
-  ['private', 'ipv4', '10.0.0.0', 8],
-  ['private', 'ipv4', '172.16.0.0', 12],
-  ['private', 'ipv4', '192.168.0.0', 16],
-  ['private', 'ipv6', 'fc00::', 7],
-  ['shared', 'ipv4', '100.64.0.0', 10], // carrier-grade NAT (RFC 6598)
-  ['link-local', 'ipv4', '169.254.0.0', 16], // includes cloud metadata endpoints
-  ['link-local', 'ipv6', 'fe80::', 10],
-  ['multicast', 'ipv4', '224.0.0.0', 4],
-  ['multicast', 'ipv6', 'ff00::', 8],
-  ['reserved', 'ipv4', '192.0.0.0', 24], // IETF protocol assignments
-  ['reserved', 'ipv4', '192.0.2.0', 24], // documentation
-  ['reserved', 'ipv4', '198.18.0.0', 15], // benchmarking
-  ['reserved', 'ipv4', '198.51.100.0', 24], // documentation
-  ['reserved', 'ipv4', '203.0.113.0', 24], // documentation
-  ['reserved', 'ipv4', '240.0.0.0', 4], // future use and the broadcast address
-  ['reserved', 'ipv6', '100::', 64], // discard
-  ['reserved', 'ipv6', '2001:db8::', 32], // documentation
-  ['reserved', 'ipv6', 'fec0::', 10], // deprecated site-local, still routed internally by some networks
-];
-
-const blockLists = new Map<Exclude<AddressClass, 'public'>, BlockList>();
-for (const [addressClass, family, network, prefix] of refusedRanges) {
-  const list = blockLists.get(addressClass) ?? new BlockList();
-  list.addSubnet(network, prefix, family);
-  blockLists.set(addressClass, list);
+/**
+ * An IP address as a number of 32 (IPv4) or 128 (IPv6) bits, matched against prefixes bit by bit.
+ * (node:net's BlockList is not used: it matches IPv4 addresses against IPv6 rules and back through
+ * their mapped forms, which blurs the IPv6 ranges below.)
+ */
+interface IpAddress {
+  family: Family;
+  value: bigint;
 }
 
-/** IPv6 prefixes whose last 32 bits are an IPv4 address the packet ends up at. */
-const ipv4Embedding = new BlockList();
-ipv4Embedding.addSubnet('::ffff:0:0', 96, 'ipv6'); // IPv4-mapped
-ipv4Embedding.addSubnet('64:ff9b::', 96, 'ipv6'); // NAT64 well-known prefix
-
-/** The eight 16-bit groups of an IPv6 address (a dotted IPv4 tail allowed). */
+/** The eight 16-bit groups of a valid IPv6 address (a dotted IPv4 tail allowed). */
 function ipv6Groups(address: string): number[] {
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(address)?.[1];
-  const hex = dotted
-    ? address.slice(0, -dotted.length) + ipv4ToGroups(dotted).map((g) => g.toString(16)).join(':')
-    : address;
+  const hex = dotted ? address.slice(0, -dotted.length) + ipv4Groups(dotted).map((g) => g.toString(16)).join(':') : address;
   const [head = '', tail] = hex.split('::');
   const parse = (part: string) => (part === '' ? [] : part.split(':').map((g) => parseInt(g, 16)));
   const headGroups = parse(head);
@@ -92,32 +64,119 @@ function ipv6Groups(address: string): number[] {
   return [...headGroups, ...new Array<number>(8 - headGroups.length - tailGroups.length).fill(0), ...tailGroups];
 }
 
-function ipv4ToGroups(address: string): [number, number] {
+function ipv4Groups(address: string): [number, number] {
   const [a = 0, b = 0, c = 0, d = 0] = address.split('.').map(Number);
   return [(a << 8) | b, (c << 8) | d];
 }
 
-function embeddedIpv4(address: string): string | undefined {
-  if (!ipv4Embedding.check(address, 'ipv6')) return undefined;
-  const groups = ipv6Groups(address);
-  const high = groups[6] ?? 0;
-  const low = groups[7] ?? 0;
-  return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+function fromGroups(groups: number[]): bigint {
+  return groups.reduce((value, group) => (value << 16n) | BigInt(group), 0n);
 }
 
-/** What kind of address an IP literal is; anything but `public` is refused for source URLs. */
-export function classifyAddress(literal: string): AddressClass {
+/** Parses an IP literal in any textual form (IPv6 with a dotted tail, a zone id); undefined if it is none. */
+function parseAddress(literal: string): IpAddress | undefined {
   // A zone id (fe80::1%eth0) names the interface, not the address.
   const address = literal.split('%')[0] ?? literal;
-  const family: Family = isIPv4(address) ? 'ipv4' : 'ipv6';
-  if (family === 'ipv6') {
-    const ipv4 = embeddedIpv4(address);
-    if (ipv4 !== undefined) return classifyAddress(ipv4);
+  if (isIPv4(address)) return { family: 'ipv4', value: fromGroups(ipv4Groups(address)) };
+  if (isIPv6(address)) return { family: 'ipv6', value: fromGroups(ipv6Groups(address)) };
+  return undefined;
+}
+
+interface Cidr {
+  family: Family;
+  network: bigint;
+  prefix: number;
+}
+
+function cidr(text: string): Cidr {
+  const [network = '', prefix = ''] = text.split('/');
+  const parsed = parseAddress(network);
+  if (!parsed) throw new Error(`not a network: ${text}`);
+  return { family: parsed.family, network: parsed.value, prefix: Number(prefix) };
+}
+
+function contains(range: Cidr, ip: IpAddress): boolean {
+  if (range.family !== ip.family) return false;
+  const hostBits = BigInt(BITS[ip.family] - range.prefix);
+  return ip.value >> hostBits === range.network >> hostBits;
+}
+
+/** Every range that must not be reachable from a client-supplied URL, by why it is refused. */
+const refusedRanges: ReadonlyArray<readonly [Exclude<AddressClass, 'public'>, Cidr]> = (
+  [
+    ['unspecified', '0.0.0.0/8'], // "this network"; 0.0.0.0 reaches the local host on Linux
+    ['unspecified', '::/128'],
+    ['loopback', '127.0.0.0/8'],
+    ['loopback', '::1/128'],
+    ['private', '10.0.0.0/8'],
+    ['private', '172.16.0.0/12'],
+    ['private', '192.168.0.0/16'],
+    ['private', 'fc00::/7'],
+    // Local-use NAT64 (RFC 8215): where the IPv4 address sits depends on the prefix length the
+    // network chose, so it cannot be told whether it is an internal one: refused as internal.
+    ['private', '64:ff9b:1::/48'],
+    ['shared', '100.64.0.0/10'], // carrier-grade NAT (RFC 6598)
+    ['link-local', '169.254.0.0/16'], // includes cloud metadata endpoints
+    ['link-local', 'fe80::/10'],
+    ['multicast', '224.0.0.0/4'],
+    ['multicast', 'ff00::/8'],
+    ['reserved', '192.0.0.0/24'], // IETF protocol assignments
+    ['reserved', '192.0.2.0/24'], // documentation
+    ['reserved', '192.88.99.0/24'], // 6to4 relay anycast, deprecated (RFC 7526)
+    ['reserved', '198.18.0.0/15'], // benchmarking
+    ['reserved', '198.51.100.0/24'], // documentation
+    ['reserved', '203.0.113.0/24'], // documentation
+    ['reserved', '240.0.0.0/4'], // future use and the broadcast address
+    ['reserved', '100::/64'], // discard
+    // IETF protocol assignments, Teredo (2001::/32) among them: a Teredo address reaches a host
+    // behind a NAT through relays, never a file server, so it is refused whatever IPv4 addresses
+    // (server, obfuscated client) it carries.
+    ['reserved', '2001::/23'],
+    ['reserved', '2001:db8::/32'], // documentation
+    ['reserved', '3fff::/20'], // documentation (RFC 9637)
+    ['reserved', '5f00::/16'], // segment routing identifiers (RFC 9602)
+    ['reserved', 'fec0::/10'], // deprecated site-local, still routed internally by some networks
+  ] as const
+).map(([addressClass, range]) => [addressClass, cidr(range)] as const);
+
+/**
+ * IPv6 ranges that carry an IPv4 address (`shift`: how far right the 32 bits sit). Such an address
+ * is classified by the IPv4 address it carries. `routed`: the OS or the network delivers the packet
+ * to that IPv4 address, so a public one is as good as the IPv4 address itself; the others are
+ * deprecated forms no legitimate host uses, refused even with a public IPv4 address inside.
+ */
+const ipv4Embeddings: ReadonlyArray<{ range: Cidr; shift: bigint; routed: boolean }> = [
+  { range: cidr('::ffff:0:0/96'), shift: 0n, routed: true }, // IPv4-mapped: a dual-stack socket connects over IPv4
+  { range: cidr('64:ff9b::/96'), shift: 0n, routed: true }, // NAT64 well-known prefix (RFC 6052)
+  { range: cidr('2002::/16'), shift: 80n, routed: true }, // 6to4 (RFC 3056): bits 16 to 48
+  { range: cidr('::ffff:0:0:0/96'), shift: 0n, routed: false }, // IPv4-translated (RFC 2765)
+  { range: cidr('::/96'), shift: 0n, routed: false }, // IPv4-compatible, deprecated (RFC 4291); :: and ::1 are refused above
+];
+
+/** Every globally routable IPv6 unicast address is in 2000::/3; anything else left is unassigned. */
+const globalUnicast = cidr('2000::/3');
+
+function classifyParsed(ip: IpAddress): AddressClass {
+  for (const [addressClass, range] of refusedRanges) {
+    if (contains(range, ip)) return addressClass;
   }
-  for (const [addressClass, list] of blockLists) {
-    if (list.check(address, family)) return addressClass;
+  if (ip.family === 'ipv4') return 'public';
+  for (const { range, shift, routed } of ipv4Embeddings) {
+    if (!contains(range, ip)) continue;
+    const embedded = classifyParsed({ family: 'ipv4', value: (ip.value >> shift) & 0xffffffffn });
+    return embedded !== 'public' || routed ? embedded : 'reserved';
   }
-  return 'public';
+  return contains(globalUnicast, ip) ? 'public' : 'reserved';
+}
+
+/**
+ * What kind of address an IP literal is; anything but `public` is refused for source URLs. IPv6
+ * forms that carry an IPv4 address are judged by that address; text that is no IP literal is
+ * `reserved`.
+ */
+export function classifyAddress(literal: string): AddressClass {
+  const ip = parseAddress(literal);
+  return ip ? classifyParsed(ip) : 'reserved';
 }
 
 export interface VettedUrl {
@@ -160,9 +219,22 @@ export async function assertPublicHttpUrl(url: string | URL, options: UrlGuardOp
   if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
     throw new SourceUnreachableError('invalid-url', 'The source URL must be an absolute http or https URL.');
   }
-  // URL keeps IPv6 literals bracketed; the resolver wants them bare.
+  // URL keeps IPv6 literals bracketed; the resolver wants them bare. A literal resolves to
+  // itself, so literals and DNS answers meet the same check below.
   const hostname = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
-  const addresses = await resolveAll(hostname, options.signal);
+  const first = assertAllowedAddresses(hostname, await resolveAll(hostname, options.signal), options);
+  return { url: parsed, address: first.address, family: first.family === 4 ? 4 : 6 };
+}
+
+/**
+ * The check on what `hostname` resolved to: every address must be public unless private ones are
+ * allowed. Returns the address to connect to.
+ */
+export function assertAllowedAddresses(
+  hostname: string,
+  addresses: readonly LookupAddress[],
+  options: Pick<UrlGuardOptions, 'allowPrivate'>,
+): LookupAddress {
   const first = addresses[0];
   if (!first) throw new SourceUnreachableError('network', `The host ${hostname} has no address.`);
   // Every address, not only the one we connect to: a host that also resolves to an internal
@@ -173,7 +245,7 @@ export async function assertPublicHttpUrl(url: string | URL, options: UrlGuardOp
       `The host ${hostname} resolves to a private, loopback or otherwise non-public address.`,
     );
   }
-  return { url: parsed, address: first.address, family: first.family === 4 ? 4 : 6 };
+  return first;
 }
 
 /** A `lookup` for http(s).request options that answers with the vetted address only. */

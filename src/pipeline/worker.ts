@@ -1,33 +1,37 @@
 import { Worker, type Job, type Processor } from 'bullmq';
 import { createMailer } from '../mail/mailer.js';
+import { observeJob } from '../observability/job-observer.js';
 import { createQueueRedis } from '../runtime/services.js';
 import { deliverInvitation } from './deliver-invitation.js';
 import { detectTask } from './detect.js';
-import type { PipelineDeps } from './pipeline-deps.js';
-import { preprocessTask, type StepOutcome } from './preprocess.js';
-import { mailJobPayload, payloadSchemas, QueueName, taskJobPayload, type TaskJobPayload } from './queues.js';
-import { sweep } from './sweeper.js';
+import { createEnginePool } from './engine-pool.js';
+import type { PipelineDeps, StageDeps } from './pipeline-deps.js';
+import { preprocessTask, type StepAttempt, type StepOutcome } from './preprocess.js';
+import { mailJobPayload, payloadSchemas, QueueName, taskJobPayload, webhookJobPayload, type TaskJobPayload } from './queues.js';
+import { scheduleSweeps, type SweepScheduleOptions } from './sweep-schedule.js';
+import { deliverWebhook } from './webhook-delivery.js';
+import { scheduleWebhookDispatch, type DispatchScope } from './webhook-dispatch.js';
 
-type TaskStep = (deps: PipelineDeps, job: TaskJobPayload, attempt: { isLast: boolean }) => Promise<StepOutcome>;
+type TaskStep = (deps: StageDeps, job: TaskJobPayload, attempt: StepAttempt) => Promise<StepOutcome>;
 
 /** Validates the payload, tells the step whether this is its last attempt, and rethrows to retry. */
-function taskStep(deps: PipelineDeps, step: TaskStep): Processor {
+function taskStep(deps: StageDeps, step: TaskStep): Processor {
   return async (job: Job) => {
     const payload = taskJobPayload.parse(job.data);
     const isLast = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-    return step(deps, payload, { isLast });
+    return step(deps, payload, { isLast, reportProgress: (progress) => job.updateProgress(progress) });
   };
 }
 
 /** The one handler registry: every queue has exactly one handler (checked at start-up). */
-export function jobHandlers(deps: PipelineDeps): Record<QueueName, Processor> {
+export function jobHandlers(deps: StageDeps): Record<QueueName, Processor> {
   const mailer = createMailer(deps.config);
   return {
     [QueueName.PreprocessHigh]: taskStep(deps, preprocessTask),
     [QueueName.PreprocessLow]: taskStep(deps, preprocessTask),
     [QueueName.Detect]: taskStep(deps, detectTask),
     [QueueName.Mail]: async (job: Job) => deliverInvitation(deps, mailer, mailJobPayload.parse(job.data)),
-    [QueueName.Sweep]: async () => sweep(deps),
+    [QueueName.Webhook]: async (job: Job) => deliverWebhook(deps, webhookJobPayload.parse(job.data)),
   };
 }
 
@@ -42,6 +46,8 @@ export function assertHandlersComplete(handlers: Partial<Record<string, Processo
 }
 
 export interface WorkerPool {
+  /** The BullMQ workers, one per queue (for watching their events). */
+  workers: readonly Worker[];
   close: () => Promise<void>;
 }
 
@@ -52,27 +58,47 @@ export interface WorkerPool {
 export interface WorkerOptions {
   redisUrl: string;
   prefix?: string;
-  sweepEveryMs?: number;
+  /** Sweeps from a timer of this process (see sweep-schedule.ts); none when absent. */
+  sweep?: SweepScheduleOptions;
   /** How long a job's lock lasts without renewal: after a crash, its job is taken over once this lapses. */
   lockDurationMs?: number;
   /** Per-queue concurrency overrides. */
   concurrency?: Partial<Record<QueueName, number>>;
+  /**
+   * Hands the webhook outbox to the queue from a timer of this process (webhook-dispatch.ts).
+   * Default: every WEBHOOK_DISPATCH_INTERVAL_MS in a process that sweeps (a deployed worker), off otherwise.
+   */
+  webhookDispatch?: { everyMs: number } & DispatchScope;
 }
 
+/**
+ * Locks: BullMQ renews each active job's lock from this thread's event loop every half
+ * lockDuration (30 s by default). Engine work runs in the engine threads (engine-pool.ts), so the
+ * longest this thread is ever busy is a database or Redis round trip, far below it; a long job
+ * reports its progress batch by batch. A lock lost (renewal failed, a job found stalled, a job
+ * finished without its lock) means another worker may run the job again: logged as an error,
+ * never routine.
+ */
 export async function startWorkers(deps: PipelineDeps, options: WorkerOptions): Promise<WorkerPool> {
-  const handlers = jobHandlers(deps);
+  const engines = createEnginePool({
+    threads: deps.config.ENGINE_THREADS,
+    threadMaxMemoryMb: deps.config.ENGINE_THREAD_MAX_MEMORY_MB,
+    asr: { ASR_URL: deps.config.ASR_URL, ASR_API_KEY: deps.config.ASR_API_KEY },
+    log: deps.log,
+  });
+  const handlers = jobHandlers({ ...deps, engines });
   assertHandlersComplete(handlers);
   const concurrency: Record<QueueName, number> = {
     [QueueName.PreprocessHigh]: deps.config.PREPROCESS_CONCURRENCY,
     [QueueName.PreprocessLow]: deps.config.PREPROCESS_CONCURRENCY,
     [QueueName.Detect]: deps.config.DETECT_CONCURRENCY,
     [QueueName.Mail]: deps.config.MAIL_CONCURRENCY,
-    [QueueName.Sweep]: 1,
+    [QueueName.Webhook]: deps.config.WEBHOOK_CONCURRENCY,
     ...options.concurrency,
   };
   const connections = Object.values(QueueName).map(() => createQueueRedis(options.redisUrl));
   const workers = Object.values(QueueName).map((name, index) => {
-    const worker = new Worker(name, handlers[name], {
+    const worker = new Worker(name, observeJob(name, handlers[name], deps), {
       connection: connections[index]!,
       prefix: options.prefix,
       concurrency: concurrency[name],
@@ -81,16 +107,22 @@ export async function startWorkers(deps: PipelineDeps, options: WorkerOptions): 
       ...(options.lockDurationMs ? { lockDuration: options.lockDurationMs, stalledInterval: options.lockDurationMs } : {}),
     });
     worker.on('failed', (job, err) => deps.log.warn({ queue: name, jobId: job?.id, attempts: job?.attemptsMade, err }, 'job attempt failed'));
-    worker.on('error', (err) => deps.log.error({ queue: name, err }, 'worker error'));
+    worker.on('error', (err) => deps.log.error({ queue: name, err }, /lock/i.test(err.message) ? 'job lock lost' : 'worker error'));
+    worker.on('lockRenewalFailed', (jobIds) => deps.log.error({ queue: name, jobIds }, 'job lock lost: renewal failed'));
+    worker.on('stalled', (jobId) => deps.log.error({ queue: name, jobId }, 'job lock lost: the job stalled and goes back to the queue'));
     return worker;
   });
-  if (options.sweepEveryMs !== undefined) {
-    await deps.queues[QueueName.Sweep].upsertJobScheduler('sweep', { every: options.sweepEveryMs }, { name: 'sweep', data: {} });
-  }
+  const sweeps = options.sweep ? scheduleSweeps(deps, options.sweep) : undefined;
+  const webhookDispatch = options.webhookDispatch ?? (options.sweep ? { everyMs: deps.config.WEBHOOK_DISPATCH_INTERVAL_MS } : undefined);
+  const webhooks = webhookDispatch ? scheduleWebhookDispatch(deps, webhookDispatch) : undefined;
   return {
+    workers,
     // Lets active jobs finish; waiting ones stay in Redis for the next worker.
     close: async () => {
+      await sweeps?.stop();
+      await webhooks?.stop();
       await Promise.all(workers.map((w) => w.close()));
+      await engines.close();
       for (const connection of connections) connection.disconnect();
     },
   };

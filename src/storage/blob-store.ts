@@ -52,9 +52,26 @@ export function assertValidBlobKey(key: string): void {
 }
 
 /** The error of a file system call on a path that does not exist (or runs through a file). */
-function isMissingFile(err: unknown): boolean {
+export function isMissingFile(err: unknown): boolean {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+/**
+ * A read stream of a local file, opened before it is returned: a missing file rejects here, with
+ * the file system's error (`isMissingFile`), rather than later as an 'error' event of a stream
+ * that nobody may be listening to yet, which would end the process. A directory is refused with
+ * ENOENT too: it is no file to read.
+ */
+export async function openFileStream(filePath: string): Promise<Readable> {
+  const handle = await open(filePath, 'r');
+  try {
+    if (!(await handle.stat()).isFile()) throw Object.assign(new Error(`${filePath} is not a file`), { code: 'ENOENT' });
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+  return handle.createReadStream();
 }
 
 export class LocalBlobStore implements BlobStore {
@@ -73,33 +90,39 @@ export class LocalBlobStore implements BlobStore {
   }
 
   async put(key: string, content: Readable | Buffer): Promise<{ size: number }> {
-    const target = this.localPath(key);
-    await Promise.all([mkdir(path.dirname(target), { recursive: true }), mkdir(this.incomingDir, { recursive: true })]);
-    const temp = path.join(this.incomingDir, randomUUID());
+    const source = Buffer.isBuffer(content) ? Readable.from([content]) : content;
+    // An error the stream meets before the pipeline below listens to it (a file that fails to
+    // open while the directories are made) stays on the stream, and the pipeline rejects with it,
+    // instead of being an unhandled 'error' event that ends the process.
+    const held = () => undefined;
+    source.on('error', held);
     try {
-      const source = Buffer.isBuffer(content) ? Readable.from([content]) : content;
-      // flush: the data is on disk before the rename makes it visible, so a crash cannot leave
-      // an empty or truncated file under the final name.
-      await pipeline(source, createWriteStream(temp, { flags: 'wx', flush: true }));
-      const { size } = await stat(temp);
-      await rename(temp, target);
-      return { size };
+      const target = this.localPath(key);
+      await Promise.all([mkdir(path.dirname(target), { recursive: true }), mkdir(this.incomingDir, { recursive: true })]);
+      const temp = path.join(this.incomingDir, randomUUID());
+      try {
+        // flush: the data is on disk before the rename makes it visible, so a crash cannot leave
+        // an empty or truncated file under the final name.
+        await pipeline(source, createWriteStream(temp, { flags: 'wx', flush: true }));
+        const { size } = await stat(temp);
+        await rename(temp, target);
+        return { size };
+      } catch (err) {
+        await rm(temp, { force: true });
+        throw err;
+      }
     } catch (err) {
-      await rm(temp, { force: true });
+      source.destroy(); // never read: its file or connection is released now
       throw err;
+    } finally {
+      source.off('error', held);
     }
   }
 
   async openRead(key: string): Promise<Readable> {
-    // Opening first turns a missing file into a rejection here rather than a later stream error.
-    const handle = await open(this.localPath(key), 'r').catch((err: unknown) => {
+    return openFileStream(this.localPath(key)).catch((err: unknown) => {
       throw isMissingFile(err) ? new BlobNotFoundError() : err;
     });
-    if (!(await handle.stat()).isFile()) {
-      await handle.close();
-      throw new BlobNotFoundError();
-    }
-    return handle.createReadStream();
   }
 
   async exists(key: string): Promise<boolean> {

@@ -68,6 +68,30 @@ describe('pdf engine', () => {
     }, 72);
   });
 
+  it('joins a word written as touching runs (a ligature glyph run of its own) and keeps spaced runs apart', async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const ligatureFont = await doc.embedFont(StandardFonts.TimesRoman);
+    const page = doc.addPage([...A4]);
+    // "Office" as three touching runs, the ligature in a font of its own as Chromium writes it
+    // (pdf.js then gives three items: "O", "ffi", "ce"), then "Total" and "12.00" as two runs a
+    // space apart on one line.
+    let x = 72;
+    for (const [run, runFont] of [['O', font], ['ffi', ligatureFont], ['ce', font]] as const) {
+      page.drawText(run, { x, y: 700, size: FONT_SIZE, font: runFont });
+      x += runFont.widthOfTextAtSize(run, FONT_SIZE);
+    }
+    page.drawText('Total', { x: 72, y: 650, size: FONT_SIZE, font });
+    page.drawText('12.00', { x: 72 + font.widthOfTextAtSize('Total ', FONT_SIZE), y: 650, size: FONT_SIZE, font });
+    const file = scratch.file('runs.pdf');
+    await writeFile(file, await doc.save());
+    const { words } = await withPdf(file, (pdf) => pdfPageText(pdf, 1));
+    expect(words.map((w) => w.text)).toEqual(['Office', 'Total', '12.00']);
+    const office = words[0]!.box;
+    expect(office.left).toBeCloseTo(72, 0);
+    expect(office.left + office.width).toBeCloseTo(x, 0);
+  });
+
   it('maps text of a rotated page into the rotated page space', async () => {
     const { words } = await withPdf(textPdf, (doc) => pdfPageText(doc, 2));
     expect(words.map((w) => w.text)).toEqual(['Sideways']);

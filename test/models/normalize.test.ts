@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findIbans, findTaxId, isLuhnValid, isValidIban, isValidPtNif } from '../../src/models/identifiers.js';
-import { findCurrency, findDate, isAmount, normalizeValue, parseAmount, pascalCase } from '../../src/models/normalize.js';
+import { findAmounts, findCurrencies, findCurrency, findDate, isAmount, normalizeValue, numericDateOrder, parseAmount, pascalCase } from '../../src/models/normalize.js';
 import { parseKeyValuePayload } from '../../src/models/barcodes.js';
 
 describe('normalisation', () => {
@@ -38,6 +38,41 @@ describe('normalisation', () => {
     expect(findCurrency('USD 40')?.code).toBe('USD');
   });
 
+  it('reads month names in Dutch and Italian, ordinals, two-digit years and stray spaces', () => {
+    const iso = (text: string) => findDate(text)?.iso;
+    expect(iso('15 maart 2024')).toBe('2024-03-15');
+    expect(iso('3 mrt 2024')).toBe('2024-03-03');
+    expect(iso('1 mei 2024')).toBe('2024-05-01');
+    expect(iso('12 gennaio 2024')).toBe('2024-01-12');
+    expect(iso('3 settembre 2024')).toBe('2024-09-03');
+    expect(iso('1er mars 2024')).toBe('2024-03-01');
+    expect(iso('05-Mar-24')).toBe('2024-03-05');
+    expect(iso('March 15 , 2024')).toBe('2024-03-15');
+    expect(iso('23- 03-18 18:09')).toBe('2018-03-23');
+    // A dotted date is day first even for a document that writes slashed dates month first.
+    expect(findDate('05.06.2023', { monthFirst: true })?.iso).toBe('2023-06-05');
+    // The first real date, past words that only look like one.
+    expect(iso('12 items 2024, delivered 15 March 2024')).toBe('2024-03-15');
+  });
+
+  it('tells day-first from month-first by the dates a document prints', () => {
+    expect(numericDateOrder('Date 03/04/2024 Due 18/04/2024')).toBe(false);
+    expect(numericDateOrder('Date 03/04/2024 Due 04/18/2024')).toBe(true);
+    expect(numericDateOrder('Date 03/04/2024')).toBeUndefined();
+  });
+
+  it('reads the currencies of Indian, Malaysian and Swiss documents, and amounts with symbols glued to them', () => {
+    expect(findCurrencies('₹ 500, Rs. 1,200, INR 30, RM 8.35, MYR 12, Fr. 10.00, CHF 5, US$ 7').map((c) => c.code)).toEqual(['INR', 'INR', 'INR', 'MYR', 'MYR', 'CHF', 'CHF', 'USD']);
+    // "Rs" and "Fr." count only before an amount: "Hrs" and "Fr. Müller" are not money.
+    expect(findCurrencies('Hrs 12, Fr. Müller')).toEqual([]);
+    expect(parseAmount('₹ 1,23,456.00')).toBe('123456.00');
+    expect(parseAmount('1\u202f234,56 €')).toBe('1234.56');
+    expect(findAmounts('TOTAL RM8.35').map((a) => [a.value, a.currency?.code])).toEqual([['8.35', 'MYR']]);
+    expect(findAmounts('EUR1,234.56').map((a) => a.value)).toEqual(['1234.56']);
+    // Not amounts: dates, times, codes, rates.
+    expect(findAmounts('15.03.2024 10:45 INV-0042 VAT 20 %')).toEqual([]);
+  });
+
   it('normalises free values and labels', () => {
     expect(normalizeValue(' 15/01/2024 ')).toBe('2024-01-15');
     expect(normalizeValue('1,537.50 EUR')).toBe('1537.50');
@@ -66,6 +101,12 @@ describe('identifiers', () => {
     expect(findTaxId('PT 501 964 843', false)?.normalized).toBe('PT501964843');
     expect(findTaxId('501964844', true)).toBeUndefined();
     expect(findTaxId('GB123456789', false)?.normalized).toBe('GB123456789');
+    // Numbers whose shape names their country: GSTIN, Swiss UID, Dutch and Austrian VAT, Spanish CIF.
+    expect(findTaxId('GSTIN: 27AAPFU0939F1ZV', false)?.normalized).toBe('27AAPFU0939F1ZV');
+    expect(findTaxId('CHE-123.456.789 MWST', false)?.normalized).toBe('CHE123456789');
+    expect(findTaxId('NL123456789B01', false)?.normalized).toBe('NL123456789B01');
+    expect(findTaxId('ATU12345678', false)?.normalized).toBe('ATU12345678');
+    expect(findTaxId('B12345678', false)?.normalized).toBe('B12345678');
     expect(isLuhnValid('4111111111111111')).toBe(true);
     expect(isLuhnValid('4111111111111112')).toBe(false);
   });

@@ -127,11 +127,13 @@ describe('transcription model', () => {
       await mkdir(workDir);
       const result = (await createTranscriptionModel({ ASR_URL: asrUrl })(modelInput(recording, 'audio', workDir, 'fr-FR'))) as TranscriptResult;
 
-      // Two windows: [0, 636] and [636, 1260], cut in the middle of the silence around 636 s.
-      expect(uploads).toHaveLength(2);
+      // Windows of at most 10 minutes, each cut in the middle of the last silence before its limit
+      // (issue 11): [0, 583], [583, 1166] and [1166, 1260].
+      expect(uploads).toHaveLength(3);
       expect(result.items.map((item) => [item.start, item.end, item.displayText])).toEqual([
         [1, 1.5, 'bonjour'],
-        [637, 637.5, 'bonjour'],
+        [584, 584.5, 'bonjour'],
+        [1167, 1167.5, 'bonjour'],
       ]);
       expect(result.totalTimeInSeconds).toBeCloseTo(1260, 1);
     });

@@ -1,44 +1,124 @@
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { detectSilences, probeMedia } from '../../src/engines/media.js';
-import { cutAudio, planAudioSplit } from '../../src/pipeline/audio-split.js';
+import { cutAudio, planAudioSplit, type AudioPart } from '../../src/pipeline/audio-split.js';
 import { tool, useScratchDir } from '../engines/fixtures.js';
 
 const silence = (start: number, end: number) => ({ start, end });
+const lengths = (parts: AudioPart[]) => parts.map((p) => p.end - p.start);
 
+// Issue 11 changed the rule: splitChunkDurationMinutes is the longest a part may be (it used to
+// be the shortest, cut at the first silence after it).
 describe('planAudioSplit', () => {
-  it('keeps a recording without silences, or shorter than a part, whole', () => {
-    expect(planAudioSplit(1800, [], 10)).toEqual([{ start: 0, end: 1800 }]);
+  it('keeps a recording no longer than a part whole', () => {
     expect(planAudioSplit(500, [silence(100, 102), silence(300, 301)], 10)).toEqual([{ start: 0, end: 500 }]);
+    expect(planAudioSplit(600, [silence(100, 102)], 10)).toEqual([{ start: 0, end: 600 }]);
+    expect(planAudioSplit(0, [], 1)).toEqual([{ start: 0, end: 0 }]);
   });
 
-  it('cuts in the middle of the first silence at least a part long after the part start', () => {
+  it('cuts in the middle of the last silence before the limit', () => {
     const silences = [silence(300, 302), silence(598, 599), silence(640, 644), silence(1000, 1001), silence(1300, 1304)];
-    expect(planAudioSplit(1500, silences, 10)).toEqual([
-      { start: 0, end: 642 },
-      { start: 642, end: 1302 },
-      { start: 1302, end: 1500 },
+    expect(planAudioSplit(1900, silences, 10)).toEqual([
+      { start: 0, end: 598.5 },
+      { start: 598.5, end: 1000.5 },
+      { start: 1000.5, end: 1302 },
+      { start: 1302, end: 1900 },
     ]);
   });
 
-  it('lets a part run longer when speech goes on, and never cuts outside a silence', () => {
-    const parts = planAudioSplit(3000, [silence(100, 101), silence(2500, 2501.5)], 10);
-    expect(parts).toEqual([
-      { start: 0, end: 2500.75 },
-      { start: 2500.75, end: 3000 },
+  it('cuts at the limit itself when the window holds no silence', () => {
+    expect(planAudioSplit(1800, [], 10)).toEqual([
+      { start: 0, end: 600 },
+      { start: 600, end: 1200 },
+      { start: 1200, end: 1800 },
+    ]);
+    expect(planAudioSplit(130, [], 1)).toEqual([
+      { start: 0, end: 60 },
+      { start: 60, end: 120 },
+      { start: 120, end: 130 },
     ]);
   });
 
-  it('does not cut in silences at either end of the recording', () => {
-    expect(planAudioSplit(1200, [silence(0, 700), silence(1150, 1200)], 10)).toEqual([{ start: 0, end: 1200 }]);
-    expect(planAudioSplit(1200, [silence(1100, 1199.95)], 1)).toEqual([{ start: 0, end: 1200 }]);
+  it('ignores silences after the limit until the part that reaches them', () => {
+    // The only silence comes after the first window: a hard cut at 60, then the silence.
+    expect(planAudioSplit(200, [silence(100, 104)], 1)).toEqual([
+      { start: 0, end: 60 },
+      { start: 60, end: 102 },
+      { start: 102, end: 162 },
+      { start: 162, end: 200 },
+    ]);
+  });
+
+  it('uses only the part of a silence that lies before the limit', () => {
+    // The silence runs from 50 to 80 s: its middle (65 s) is past the limit, 55 s is not.
+    expect(planAudioSplit(100, [silence(50, 80)], 1)).toEqual([
+      { start: 0, end: 55 },
+      { start: 55, end: 100 },
+    ]);
+  });
+
+  it('never cuts in a silence that touches either end of the recording', () => {
+    expect(planAudioSplit(100, [silence(0, 30), silence(70, 100)], 1)).toEqual([
+      { start: 0, end: 60 },
+      { start: 60, end: 100 },
+    ]);
+    // ffmpeg may end a closing silence a few milliseconds before the probed duration.
+    expect(planAudioSplit(100, [silence(30, 99.95)], 1)).toEqual([
+      { start: 0, end: 60 },
+      { start: 60, end: 100 },
+    ]);
   });
 
   it('takes the silences in time order whatever order they come in', () => {
-    expect(planAudioSplit(200, [silence(150, 151), silence(70, 71)], 1)).toEqual([
-      { start: 0, end: 70.5 },
-      { start: 70.5, end: 150.5 },
+    expect(planAudioSplit(200, [silence(150, 151), silence(40, 41), silence(70, 71)], 1)).toEqual([
+      { start: 0, end: 40.5 },
+      { start: 40.5, end: 70.5 },
+      { start: 70.5, end: 130.5 },
+      { start: 130.5, end: 150.5 },
       { start: 150.5, end: 200 },
     ]);
+  });
+
+  it('splits a ten-hour recording with a pause every 7 seconds into parts of just under 10 minutes', () => {
+    const duration = 10 * 3600;
+    const silences = Array.from({ length: Math.floor(duration / 7) - 1 }, (_, i) => silence(7 * (i + 1), 7 * (i + 1) + 1));
+    const parts = planAudioSplit(duration, silences, 10);
+    expect(parts).toHaveLength(61);
+    expect(Math.max(...lengths(parts))).toBeLessThanOrEqual(600);
+    // Every cut but the last part's end is in the middle of a pause.
+    for (const part of parts.slice(0, -1)) expect((part.end - 7.5) % 7).toBe(0);
+  });
+
+  it('covers the recording without gaps or overlaps, with no part longer than the limit and every cut in a silence or at a limit', () => {
+    const recording = fc
+      .record({
+        duration: fc.double({ min: 0, max: 20_000, noNaN: true }),
+        minutes: fc.integer({ min: 1, max: 30 }),
+        spans: fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0.01, max: 60, noNaN: true })), { maxLength: 200 }),
+      })
+      .map(({ duration, minutes, spans }) => ({
+        duration,
+        minutes,
+        silences: spans.map(([at, length]) => silence(at * duration, Math.min(duration, at * duration + length))),
+      }));
+    fc.assert(
+      fc.property(recording, ({ duration, minutes, silences }) => {
+        const parts = planAudioSplit(duration, silences, minutes);
+        expect(parts[0]!.start).toBe(0);
+        expect(parts.at(-1)!.end).toBe(duration);
+        for (const [i, part] of parts.entries()) {
+          if (i > 0) expect(part.start).toBe(parts[i - 1]!.end);
+          // start + limit - start may differ from the limit in its last bit.
+          expect(part.end - part.start).toBeLessThanOrEqual(minutes * 60 + 1e-9);
+          if (i < parts.length - 1) {
+            expect(part.end).toBeGreaterThan(part.start);
+            const inSilence = silences.some((s) => s.start < part.end && part.end <= s.end);
+            expect(inSilence || part.end === part.start + minutes * 60, `cut at ${part.end}`).toBe(true);
+          }
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 
@@ -58,7 +138,7 @@ describe('splitting a 25-minute recording at silences', () => {
     ]);
   });
 
-  it('yields parts of at least 10 minutes that each start and end at a detected silence', async () => {
+  it('yields parts of at most 10 minutes that each start and end at a detected silence', async () => {
     const { durationSeconds } = await probeMedia(recording);
     expect(durationSeconds).toBeCloseTo(DURATION, 1);
     const silences = await detectSilences(recording);
@@ -70,7 +150,7 @@ describe('splitting a 25-minute recording at silences', () => {
 
     for (const [index, part] of parts.entries()) {
       if (index < parts.length - 1) {
-        expect(part.end - part.start).toBeGreaterThanOrEqual(600);
+        expect(part.end - part.start).toBeLessThanOrEqual(600);
         // The cut is inside a detected silence of the whole recording.
         expect(silences.some((s) => s.start < part.end && part.end < s.end)).toBe(true);
       }

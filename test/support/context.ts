@@ -38,6 +38,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     DATA_DIR: '.data/test',
     SOURCE_URL_ALLOW_PRIVATE: 'true',
     LOG_LEVEL: 'silent',
+    // Tests hold the event loop while they generate fixtures; back-pressure has a test of its own.
+    MAX_EVENT_LOOP_DELAY_MS: '0',
     ...overrides,
   });
 }
@@ -101,7 +103,7 @@ export async function requestToken(app: FastifyInstance, clientId: string, clien
 }
 
 /** A fresh organization of its own for one test, with a valid access token. */
-export async function createTestTenant(ctx: TestContext, options: Partial<NewTenant> = {}): Promise<TestTenant> {
+export async function createTestTenant(ctx: Pick<TestContext, 'app' | 'prisma'>, options: Partial<NewTenant> = {}): Promise<TestTenant> {
   const created = await createTenant(ctx.prisma, {
     name: `test-${randomUUID()}`,
     secretTtlDays: 30,

@@ -1,7 +1,10 @@
+import { createHash } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../../src/config.js';
-import { migrate } from '../../src/db/migrate.js';
+import { migrate, migrationsDir } from '../../src/db/migrate.js';
 import { ensureDatabase } from '../../src/dev/embedded-postgres.js';
 import { resolveInfrastructure } from '../../src/runtime/infrastructure.js';
 
@@ -16,8 +19,9 @@ const TEST_DATABASE = 'docproc_test';
 
 /**
  * Real Postgres and Redis for every test: the configured ones (DATABASE_URL / REDIS_URL; the
- * tests use their own database `docproc_test` on that server), or else an embedded Postgres and a
- * local redis-server kept under .data/test. Tests never truncate: each creates its own tenant.
+ * tests use a database of their own on that server, one per checkout, so that two clones tested
+ * at once never share one), or else an embedded Postgres and a local redis-server kept under
+ * .data/test. Tests never truncate: each creates its own tenant.
  */
 export default async function setup(project: TestProject) {
   const config = loadConfig({ ...process.env, DATA_DIR: path.resolve('.data/test') });
@@ -29,10 +33,12 @@ export default async function setup(project: TestProject) {
   });
   let databaseUrl = infra.databaseUrl;
   if (config.DATABASE_URL) {
+    const database = `${TEST_DATABASE}_${createHash('sha256').update(process.cwd()).digest('hex').slice(0, 8)}`;
     const url = new URL(config.DATABASE_URL);
-    url.pathname = `/${TEST_DATABASE}`;
-    await ensureDatabase(config.DATABASE_URL, TEST_DATABASE);
+    url.pathname = `/${database}`;
     databaseUrl = url.toString();
+    if (await hasForeignMigrations(databaseUrl)) await dropDatabase(config.DATABASE_URL, database);
+    await ensureDatabase(config.DATABASE_URL, database);
   }
   await migrate(databaseUrl);
   project.provide('databaseUrl', databaseUrl);
@@ -40,4 +46,34 @@ export default async function setup(project: TestProject) {
   return async () => {
     await infra.stop();
   };
+}
+
+/**
+ * True when the test database holds a migration this checkout does not have (it was tested on
+ * another branch): its tables would not match the code, so it is made again from scratch.
+ */
+async function hasForeignMigrations(databaseUrl: string): Promise<boolean> {
+  const ours = new Set((await readdir(migrationsDir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name));
+  const client = new pg.Client({ connectionString: databaseUrl });
+  try {
+    await client.connect();
+  } catch {
+    return false; // not created yet
+  }
+  try {
+    const applied = await client.query<{ migration_name: string }>('SELECT migration_name FROM "_prisma_migrations"').catch(() => ({ rows: [] }));
+    return applied.rows.some((row) => !ours.has(row.migration_name));
+  } finally {
+    await client.end();
+  }
+}
+
+async function dropDatabase(adminUrl: string, database: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${database.replace(/"/g, '""')}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
 }

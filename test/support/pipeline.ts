@@ -1,12 +1,11 @@
 import { pino } from 'pino';
 import { expect } from 'vitest';
-import { createModelRegistry } from '../../src/models/registry.js';
 import type { PipelineDeps } from '../../src/pipeline/pipeline-deps.js';
 import { startWorkers, type WorkerOptions, type WorkerPool } from '../../src/pipeline/worker.js';
 import type { TestContext } from './context.js';
 
 export function pipelineDeps(ctx: TestContext): PipelineDeps {
-  return { prisma: ctx.prisma, config: ctx.config, queues: ctx.queues, blobs: ctx.blobs, models: createModelRegistry(ctx.config), log: pino({ level: 'silent' }) };
+  return { prisma: ctx.prisma, config: ctx.config, queues: ctx.queues, blobs: ctx.blobs, log: pino({ level: 'silent' }) };
 }
 
 /** Real BullMQ workers on the context's own queues. */
@@ -17,7 +16,7 @@ export function startTestWorkers(ctx: TestContext, options: Partial<WorkerOption
 const FINAL_STATUSES = new Set([2, 3, 7, 32, 33, 35, 36]);
 
 /** Waits until the task leaves the pipeline (a final status of processing) and returns its row. */
-export async function waitForFinalStatus(ctx: TestContext, taskId: number, timeoutMs = 120_000) {
+export async function waitForFinalStatus(ctx: Pick<TestContext, 'prisma'>, taskId: number, timeoutMs = 120_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const task = await ctx.prisma.task.findUniqueOrThrow({ where: { id: taskId } });

@@ -7,7 +7,6 @@ import { loadConfig } from '../../src/config.js';
 import { createPrisma } from '../../src/db/prisma.js';
 import { createQueues } from '../../src/pipeline/queues.js';
 import { startWorkers } from '../../src/pipeline/worker.js';
-import { createModelRegistry } from '../../src/models/registry.js';
 import { createBlobStore, createQueueRedis } from '../../src/runtime/services.js';
 
 const config = loadConfig({ ...process.env, SOURCE_URL_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'silent' });
@@ -18,7 +17,6 @@ await startWorkers(
     config,
     queues: createQueues(createQueueRedis(config.REDIS_URL!), prefix),
     blobs: createBlobStore(config),
-    models: createModelRegistry(config),
     log: pino({ level: 'silent' }),
   },
   { redisUrl: config.REDIS_URL!, prefix, lockDurationMs: Number(process.env.LOCK_MS ?? 5000) },

@@ -1,4 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { Semaphore } from './semaphore.js';
 
 /**
  * Client secrets and user passwords are stored only as scrypt hashes (a deliberately slow,
@@ -8,11 +10,23 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 const PARAMS = { N: 16384, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
 
+/**
+ * scrypt runs on libuv's thread pool (4 threads by default), a core and 16 MB each for ~50 ms.
+ * Unbounded, a burst of guesses at the token or login endpoint takes every pool thread (file
+ * and DNS work queue behind it) and every core from everyone else's requests. At most half the
+ * cores, and at most two pool threads, derive at once; the rest wait in order.
+ */
+const MAX_CONCURRENT_DERIVATIONS = Math.max(1, Math.min(2, Math.floor(availableParallelism() / 2)));
+const derivations = new Semaphore(MAX_CONCURRENT_DERIVATIONS);
+
 function derive(secret: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scrypt(secret, salt, KEY_LENGTH, { ...options, maxmem: 64 * 1024 * 1024 }, (err, key) =>
-      err ? reject(err) : resolve(key),
-    ),
+  return derivations.run(
+    () =>
+      new Promise((resolve, reject) =>
+        scrypt(secret, salt, KEY_LENGTH, { ...options, maxmem: 64 * 1024 * 1024 }, (err, key) =>
+          err ? reject(err) : resolve(key),
+        ),
+      ),
   );
 }
 

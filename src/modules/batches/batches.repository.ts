@@ -35,7 +35,12 @@ export async function listBatchPage(db: Db, tenantId: number, q: BatchPageQuery)
   return { items, total };
 }
 
-/** Tasks in history (Processed) per batch, counted when asked so the number is always true. */
+/**
+ * Tasks in history (the spec's count: tasks handed over, Processed) per batch, counted when asked
+ * so the number is always true. Parts a reprocess of their original superseded are Deleted and do
+ * not count, even if they had been Processed: their results were dropped with their run, and the
+ * history of the batch is what it delivers now (the original's new parts count once processed).
+ */
 export async function countTasksInHistory(db: Db, batchIds: number[]): Promise<Map<number, number>> {
   if (batchIds.length === 0) return new Map();
   const rows = await db.task.groupBy({

@@ -12,6 +12,7 @@ export const batchesRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
   app.post(
     '/sdbatch',
     {
+      config: { idempotent: 'createBatch' },
       schema: {
         operationId: 'createBatch',
         tags,

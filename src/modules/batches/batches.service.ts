@@ -14,6 +14,9 @@ function toBatchResponse(b: BatchRow, inHistory: number): BatchResponse {
     displayName: b.displayName,
     description: b.description,
     createdOn: b.createdAt.toISOString(),
+    // The batch's live tasks. Stored rather than counted so lists sort by it in SQL; kept in the
+    // transactions that add tasks (create, split) and that supersede them (a reprocess of a split
+    // original takes its Deleted parts out).
     totalTasks: b.totalTasks,
     totalTasksInHistory: inHistory,
   };

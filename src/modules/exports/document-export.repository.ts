@@ -13,16 +13,28 @@ export function loadExportedTask(db: Db, tenantId: number, taskId: number) {
 export type ExportedTask = Awaited<ReturnType<typeof loadExportedTask>>;
 
 /**
+ * Statuses in which a task has a published result: the detect stage writes a run's chunks in
+ * batches while the task is Recognizing and publishes them by moving it to ToReview.
+ */
+const WITH_RESULT: readonly number[] = [TaskStatus.ToReview, TaskStatus.InReview, TaskStatus.ExportCompleted, TaskStatus.Processed];
+
+/**
  * The task's chunks in order; a split task's are its parts' chunks, part after part (parts of an
- * earlier run were marked Deleted by the reprocess).
+ * earlier run were marked Deleted by the reprocess). Only published results, and of each task
+ * only the chunks of its current run (restartCount).
  */
 export async function loadChunks(db: Db, task: ExportedTask) {
   const parts = await db.task.findMany({
     where: { tenantId: task.tenantId, parentTaskId: task.id, taskStatus: { not: TaskStatus.Deleted } },
     orderBy: { partNumber: 'asc' },
-    select: { id: true },
+    select: { id: true, restartCount: true, taskStatus: true },
   });
-  const taskIds = [task.id, ...parts.map((p) => p.id)];
-  const chunks = await db.documentChunk.findMany({ where: { taskId: { in: taskIds } }, orderBy: { chunkNumber: 'asc' } });
+  const shown = [task, ...parts].filter((t) => WITH_RESULT.includes(t.taskStatus));
+  if (shown.length === 0) return [];
+  const taskIds = shown.map((t) => t.id);
+  const chunks = await db.documentChunk.findMany({
+    where: { OR: shown.map((t) => ({ taskId: t.id, restartCount: t.restartCount })) },
+    orderBy: { chunkNumber: 'asc' },
+  });
   return chunks.sort((a, b) => taskIds.indexOf(a.taskId) - taskIds.indexOf(b.taskId));
 }

@@ -128,6 +128,25 @@ export const templateBuilderField = z
   .meta({ id: 'TemplateBuilderField' });
 export type TemplateBuilderField = z.infer<typeof templateBuilderField>;
 
+/**
+ * Extension (issue 16, not in the spec): on the typed fields of an invoice or receipt whose vendor
+ * matched a vendor profile, where the value came from and whether the profile and the general
+ * model agreed. Absent on every other entity.
+ */
+export const vendorProfileSource = z
+  .object({
+    profileId: int().describe('The vendor profile the document matched (GET vendorprofiles/{profileId})'),
+    fromProfile: z.boolean().describe("True when the value was read with the profile (found by its anchor, or the vendor's own value found on the page); false when it is the general model's"),
+    agreement: z
+      .enum(['agreed', 'disagreed', 'profileOnly', 'modelOnly', 'profileMissed'])
+      .describe(
+        'agreed: the profile and the general model read the same value. disagreed: they read different values (the confidence says how sure the one given is). ' +
+          'profileOnly: only the profile found the field. modelOnly: the profile knows nothing of the field. profileMissed: the profile knows the field but did not find it where it expected (a changed layout), so the value is the general model\'s.',
+      ),
+  })
+  .meta({ id: 'VendorProfileSource' });
+export type VendorProfileSource = z.infer<typeof vendorProfileSource>;
+
 export const entity = z
   .object({
     type: z.string().describe('Kind: Line, Paragraph, Table, KeyValue, QrCode, Barcode, Field, PersonalData, Mrz, TemplateField'),
@@ -156,6 +175,7 @@ export const entity = z
     notDetected: z.boolean().describe('An expected field the model did not find'),
     contentUnderstandingDetected: z.boolean(),
     confidence: z.number(),
+    vendorProfile: vendorProfileSource.optional().describe('Extension: invoice and receipt fields of a document whose vendor matched a vendor profile'),
   })
   .meta({ id: 'ExportEntity' });
 export type Entity = z.infer<typeof entity>;

@@ -1,4 +1,4 @@
-import { ReviewRoles, TaskAssignmentOrderType, TaskStatus } from '../../domain/enums.js';
+import { TaskAssignmentOrderType, TaskStatus } from '../../domain/enums.js';
 import { taskStatusText } from '../tasks/tasks.service.js';
 
 /**
@@ -33,10 +33,6 @@ export interface Refusal {
   status: 403 | 409;
   title: string;
   detail: string;
-}
-
-export function reviewRoleAllows(roleName: string): boolean {
-  return ReviewRoles.has(roleName);
 }
 
 /** The spec: "only the assigned users can review, in the given order": without an order, the list order holds. */

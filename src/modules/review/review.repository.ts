@@ -1,5 +1,6 @@
 import { Prisma, type Db } from '../../db/prisma.js';
 import { TaskStatus, UserStatus } from '../../domain/enums.js';
+import type { ReviewScope } from '../users/workspace-roles.js';
 import { REVIEW_STATUSES, ReviewState } from './review-rules.js';
 
 /**
@@ -45,13 +46,11 @@ export function findReviewTask(db: Db, tenantId: number, taskId: number) {
 }
 export type ReviewTask = NonNullable<Awaited<ReturnType<typeof findReviewTask>>>;
 
-/** Workspaces a reviewer may review in: all but some, or only some (workspace roles override the user's role). */
-export type WorkspaceScope = { allBut: number[] } | { only: number[] };
-
 export interface ReviewListFilter {
   tenantId: number;
   email: string;
-  workspaces: WorkspaceScope;
+  /** Where the user may review (users/workspace-roles.ts, reviewScope). */
+  workspaces: ReviewScope;
 }
 
 /**
@@ -149,8 +148,11 @@ export function partStatuses(db: Db, tenantId: number, parentTaskId: number) {
   return db.task.findMany({ where: { tenantId, parentTaskId, taskStatus: { not: TaskStatus.Deleted } }, select: { taskStatus: true } });
 }
 
-export function findChunks(db: Db, taskId: number) {
-  return db.documentChunk.findMany({ where: { taskId }, orderBy: { chunkNumber: 'asc' } });
+/** The chunks of the task's current run (a run's chunks are written in batches; others are stale). */
+export async function findChunks(db: Db, taskId: number) {
+  const task = await db.task.findUnique({ where: { id: taskId }, select: { restartCount: true } });
+  if (!task) return [];
+  return db.documentChunk.findMany({ where: { taskId, restartCount: task.restartCount }, orderBy: { chunkNumber: 'asc' } });
 }
 export type ChunkRow = Awaited<ReturnType<typeof findChunks>>[number];
 

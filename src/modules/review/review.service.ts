@@ -6,6 +6,7 @@ import { AppError, ConflictError, ForbiddenError, NotFoundError } from '../../ht
 import { toIso } from '../../http/schemas.js';
 import { signedFileUrl, userDisplayName } from '../exports/export-links.js';
 import { integrationStatusText, taskStatusText } from '../tasks/tasks.service.js';
+import { mayReviewIn, reviewScope } from '../users/workspace-roles.js';
 import { pixelsPerUnit } from './page-images.js';
 import {
   findAssignedTask,
@@ -21,12 +22,11 @@ import {
   takeCheckout,
   type AssignedTaskRow,
   type ReviewTask,
-  type WorkspaceScope,
 } from './review.repository.js';
-import { CHECKOUT_MINUTES, checkoutHolder, reviewIsComplete, reviewRefusal, reviewRoleAllows, ReviewState } from './review-rules.js';
+import { CHECKOUT_MINUTES, checkoutHolder, reviewIsComplete, reviewRefusal, ReviewState } from './review-rules.js';
 import type { CheckoutResponse, CompleteResponse, ReviewTaskDetail, ReviewTaskSummary } from './review.schemas.js';
 import { reviewChunkOf, reviewTranscriptOf, storedTranscript } from './review-views.js';
-import { mayReviewIn, type Reviewer } from './reviewer.js';
+import type { Reviewer } from './reviewer.js';
 
 type Deps = Pick<AppDeps, 'prisma' | 'config' | 'fileUrlSecret'>;
 
@@ -55,18 +55,11 @@ function summaryOf(task: SummaryFields, now: Date): ReviewTaskSummary {
   };
 }
 
-/** Where the reviewer may review: workspace roles override the user's role in their workspace. */
-function workspaceScope(reviewer: Reviewer): WorkspaceScope {
-  const roles = [...reviewer.workspaceRoles];
-  const where = (allowed: boolean) => roles.filter(([, role]) => reviewRoleAllows(role) === allowed).map(([workspaceId]) => workspaceId);
-  return reviewRoleAllows(reviewer.roleName) ? { allBut: where(false) } : { only: where(true) };
-}
-
 /** Tasks the reviewer may review now, oldest first; those another reviewer holds show who holds them. */
 export async function listMyTasks(deps: Deps, reviewer: Reviewer, page: { pageNumber: number; pageSize: number }): Promise<Page<ReviewTaskSummary>> {
   const { tasks, total } = await listReviewableTasks(
     deps.prisma,
-    { tenantId: reviewer.tenantId, email: reviewer.email, workspaces: workspaceScope(reviewer) },
+    { tenantId: reviewer.tenantId, email: reviewer.email, workspaces: reviewScope(reviewer) },
     page,
   );
   const now = new Date();

@@ -5,23 +5,16 @@ import { bearerToken } from '../auth/auth.plugin.js';
 import { InvalidTokenError } from '../auth/tokens.js';
 import { verifyUserToken } from '../auth/user-tokens.js';
 import { userDisplayName } from '../exports/export-links.js';
+import { mayReviewSomewhere, userRolesOf, type UserRoles } from '../users/workspace-roles.js';
 import { findUserWithMemberships } from './review.repository.js';
-import { reviewRoleAllows } from './review-rules.js';
 
-/** The logged-in user behind a reviewer API request. */
-export interface Reviewer {
+/** The logged-in user behind a reviewer API request; what they may review where follows their roles (users/workspace-roles.ts). */
+export interface Reviewer extends UserRoles {
   userId: number;
   tenantId: number;
   /** Lower-case, as task assignments store it. */
   email: string;
   displayName: string;
-  roleName: string;
-  /** Roles of workspace invitations; they override `roleName` in their workspace. */
-  workspaceRoles: ReadonlyMap<number, string>;
-}
-
-export function mayReviewIn(reviewer: Reviewer, workspaceId: number): boolean {
-  return reviewRoleAllows(reviewer.workspaceRoles.get(workspaceId) ?? reviewer.roleName);
 }
 
 /**
@@ -47,11 +40,10 @@ export async function authenticateReviewer(deps: Pick<AppDeps, 'prisma' | 'keys'
     tenantId: user.tenantId,
     email: user.email.toLowerCase(),
     displayName: userDisplayName(user)!,
-    roleName: user.roleName,
-    workspaceRoles: new Map(user.memberships.map((m) => [m.workspaceId, m.roleName])),
+    ...userRolesOf(user),
   };
-  if (!reviewRoleAllows(reviewer.roleName) && ![...reviewer.workspaceRoles.values()].some(reviewRoleAllows)) {
-    throw new ForbiddenError(`The role ${user.roleName} has no task review permission`, { title: 'ReviewNotPermitted' });
+  if (!mayReviewSomewhere(reviewer)) {
+    throw new ForbiddenError('None of your roles has task review permission', { title: 'ReviewNotPermitted' });
   }
   return reviewer;
 }

@@ -32,6 +32,8 @@ export function createTaskRoute(operationId: string): FastifyPluginAsyncZod<AppD
     app.post(
       '/sdtask/process',
       {
+        // Idempotency-Key (http/idempotency.ts): the documented path and its alias share keys.
+        config: { idempotent: 'createTask' },
         schema: {
           operationId,
           tags,
@@ -140,7 +142,7 @@ export const tasksRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => 
         tags,
         summary: 'Reprocess a task from its original request (destructive: results and edits are dropped)',
         querystring: taskRefQuery,
-        response: { 204: z.null().describe('Queued again'), ...problemResponses(400, 401, 404, 429, 500, 503) },
+        response: { 204: z.null().describe('Queued again'), ...problemResponses(400, 401, 404, 409, 429, 500, 503) },
       },
     },
     async (request, reply) => {

@@ -4,7 +4,6 @@ import type { Db } from '../../db/prisma.js';
 import {
   IntegrationStatus,
   nameOf,
-  ReviewRoles,
   TaskStatus,
   TaskType,
   TemplateType,
@@ -14,13 +13,24 @@ import {
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, type FieldError } from '../../http/problem.js';
 import { toIso } from '../../http/schemas.js';
 import { enqueuePreprocess } from '../../pipeline/queues.js';
-import { resolveWorkspace } from '../workspaces/workspaces.service.js';
+import { tasksCreated } from '../../observability/metrics.js';
+import { findUsersWithRolesIn } from '../users/users.repository.js';
+import { roleInWorkspace, roleMayReview, userRolesOf } from '../users/workspace-roles.js';
 import { assertSourceAvailable } from './task-source.js';
-import { findTaskByExternalId, findTaskById, findTaskStatusRow, findUsersByEmail, takeTaskNumber, type TaskRow, type TaskStatusRow } from './tasks.repository.js';
+import {
+  findTaskByExternalId,
+  findTaskById,
+  findTaskStatusRow,
+  insertTask,
+  readCreateTaskContext,
+  type CreateTaskContext,
+  type TaskRow,
+  type TaskStatusRow,
+} from './tasks.repository.js';
 import type { CreateTaskBody, CreateTaskResponse, TaskStatusResponse } from './tasks.schemas.js';
 
 type Deps = Pick<AppDeps, 'prisma' | 'config' | 'queues'>;
-type Workspace = Awaited<ReturnType<typeof resolveWorkspace>>;
+type Workspace = NonNullable<CreateTaskContext['workspace']>;
 
 /** Workspaces whose models accept a pageRange (spec, create task: context.pageRange). */
 const PAGE_RANGE_TEMPLATES: ReadonlySet<number> = new Set([
@@ -109,9 +119,7 @@ function assertRequestFitsWorkspace(body: CreateTaskBody, workspace: Workspace):
   }
 }
 
-type Tenant = NonNullable<Awaited<ReturnType<Db['tenant']['findUnique']>>>;
-
-function assertTenantAllows(body: CreateTaskBody, tenant: Tenant): void {
+function assertTenantAllows(body: CreateTaskBody, tenant: CreateTaskContext['tenant']): void {
   if (tenant.licenceExpiresOn && tenant.licenceExpiresOn.getTime() <= Date.now()) {
     throw new ForbiddenError('The organization licence has expired', { title: 'LicenceExpired' });
   }
@@ -126,21 +134,33 @@ function assertTenantAllows(body: CreateTaskBody, tenant: Tenant): void {
   }
 }
 
-/** Assigned users that already exist must be allowed to review and not disabled; others may be invited. */
-async function assertReviewersAllowed(db: Db, tenantId: number, emails: string[]): Promise<void> {
+/**
+ * Assigned users that already exist must be allowed to review in the task's workspace (by the same
+ * role the review API applies) and not disabled; others may be invited.
+ */
+async function assertReviewersAllowed(db: Db, tenantId: number, workspaceId: number, emails: string[]): Promise<void> {
   const lower = emails.map((e) => e.toLowerCase());
   if (new Set(lower).size !== lower.length) throw rejected('InvalidTaskAssignment', 'taskAssignment.assignedUsers', 'duplicate email');
-  for (const user of await findUsersByEmail(db, tenantId, emails)) {
+  for (const user of await findUsersWithRolesIn(db, tenantId, workspaceId, emails)) {
     if (user.status === 'Disabled') throw rejected('InvalidTaskAssignment', 'taskAssignment.assignedUsers', `${user.email} is disabled`);
-    if (!ReviewRoles.has(user.roleName)) {
-      throw rejected('InvalidTaskAssignment', 'taskAssignment.assignedUsers', `${user.email} (${user.roleName}) lacks task review permission`);
+    const role = roleInWorkspace(userRolesOf(user), workspaceId);
+    if (!roleMayReview(role)) {
+      const has = role === null ? 'has no role' : `is ${role}`;
+      throw rejected('InvalidTaskAssignment', 'taskAssignment.assignedUsers', `${user.email} ${has} in workspace ${workspaceId}: no task review permission`);
     }
   }
 }
 
-async function resolveBatch(db: Db, tenantId: number, batchId: number | undefined, workspaceId: number) {
+/** The workspace the task goes to: the one named, else the organization's default. */
+function requireWorkspace(context: CreateTaskContext, workspaceId: number | undefined): Workspace {
+  if (context.workspace) return context.workspace;
+  throw new NotFoundError(workspaceId === undefined ? 'The organization has no default workspace' : `Workspace ${workspaceId} was not found`);
+}
+
+/** The batch named, which must be of the organization and of the task's workspace. */
+function requireBatchOf(context: CreateTaskContext, batchId: number | undefined, workspaceId: number) {
   if (batchId === undefined) return null;
-  const batch = await db.batch.findFirst({ where: { id: batchId, tenantId } });
+  const batch = context.batch;
   if (!batch) throw new NotFoundError(`Batch ${batchId} was not found`);
   if (batch.workspaceId !== workspaceId) {
     throw rejected('BatchWorkspaceMismatch', 'batchId', `batch ${batchId} belongs to workspace ${batch.workspaceId}, not ${workspaceId}`);
@@ -152,79 +172,95 @@ function randomDisplayName(): string {
   return `Task ${randomBytes(4).toString('hex')}`;
 }
 
-function isUniqueViolation(err: unknown): boolean {
-  return (err as { code?: string }).code === 'P2002';
+/**
+ * A unique violation of the index `index`: P2002 from a Prisma query, or P2010 (raw query
+ * failed) whose driver error is a UniqueConstraintViolation, as insertTask's statement raises
+ * it. The pg driver adapter names the index in meta.driverAdapterError.cause.constraint
+ * (`index`, or `fields` when Postgres gave no name); Prisma's own engines put the index or its
+ * fields in meta.target.
+ */
+function isUniqueViolation(err: unknown, index: { name: string; field: string }): boolean {
+  const { code, meta } = err as {
+    code?: string;
+    meta?: { target?: unknown; driverAdapterError?: { cause?: { kind?: string; constraint?: { index?: string; fields?: string[] } } } };
+  };
+  const rawUniqueViolation = code === 'P2010' && meta?.driverAdapterError?.cause?.kind === 'UniqueConstraintViolation';
+  if (code !== 'P2002' && !rawUniqueViolation) return false;
+  const constraint = meta?.driverAdapterError?.cause?.constraint;
+  const fields = [constraint?.fields ?? [], Array.isArray(meta?.target) ? meta.target : []].flat().map((f) => String(f).replace(/"/g, ''));
+  return constraint?.index === index.name || meta?.target === index.name || fields.includes(index.field);
 }
 
+const EXTERNAL_ID_INDEX = { name: 'Task_tenantId_externalId_key', field: 'externalId' };
+
+function duplicateExternalId(externalId: string | undefined): ConflictError {
+  return new ConflictError(`A task with externalId ${externalId} already exists`, { title: 'DuplicateExternalId' });
+}
+
+/**
+ * Create (spec endpoint 1). The checks read what they need in one round trip and the source's
+ * reachability is checked before anything is written; the insert is one statement that holds
+ * the workspace's task-number lock only while Postgres runs it; the job is enqueued after the
+ * commit, so a task exists even when Redis is down (the sweeper enqueues it later).
+ */
 export async function createTask(deps: Deps, tenantId: number, body: CreateTaskBody, log?: (err: unknown) => void): Promise<CreateTaskResponse> {
   const { prisma, config } = deps;
-  const tenant = await prisma.tenant.findUnique({ where: { id: tenantId } });
-  if (!tenant) throw new NotFoundError('The organization no longer exists');
-  const workspace = await resolveWorkspace(prisma, tenantId, body.workspaceId);
-  const batch = await resolveBatch(prisma, tenantId, body.batchId, workspace.id);
+  const context = await readCreateTaskContext(prisma, tenantId, body);
+  if (!context) throw new NotFoundError('The organization no longer exists');
+  const workspace = requireWorkspace(context, body.workspaceId);
+  const batch = requireBatchOf(context, body.batchId, workspace.id);
   assertRequestFitsWorkspace(body, workspace);
-  assertTenantAllows(body, tenant);
-  if (body.taskAssignment) await assertReviewersAllowed(prisma, tenantId, body.taskAssignment.assignedUsers);
-  if (body.externalId && (await findTaskByExternalId(prisma, tenantId, body.externalId))) {
-    throw new ConflictError(`A task with externalId ${body.externalId} already exists`, { title: 'DuplicateExternalId' });
-  }
+  assertTenantAllows(body, context.tenant);
+  if (body.taskAssignment) await assertReviewersAllowed(prisma, tenantId, workspace.id, body.taskAssignment.assignedUsers);
+  if (context.externalIdTaken) throw duplicateExternalId(body.externalId);
   await assertSourceAvailable(prisma, config, tenantId, body.context.url);
 
   const priority = body.priority > 1 ? 2 : 1;
-  const request = {
-    context: body.context,
-    customFormValues: body.customFormValues ?? null,
-    useHigherQuality: body.useHigherQuality ?? false,
-    priority: body.priority,
+  const task = {
+    tenantId,
+    workspaceId: workspace.id,
+    batchId: batch?.id ?? null,
+    externalId: body.externalId ?? null,
+    displayName: body.displayName ?? randomDisplayName(),
+    description: body.description ?? null,
+    taskStatus: TaskStatus.QueuedForPreProcessing,
+    integrationStatus: IntegrationStatus.Never,
+    priority,
+    request: {
+      context: body.context,
+      customFormValues: body.customFormValues ?? null,
+      useHigherQuality: body.useHigherQuality ?? false,
+      priority: body.priority,
+    },
+    metadata: body.metadata ?? {},
+    assignmentOrder: body.taskAssignment?.order ?? null,
+    assignedEmails: body.taskAssignment?.assignedUsers.map((email) => email.toLowerCase()) ?? [],
   };
-  let task: TaskRow;
+  let created: { id: number };
   try {
-    task = await prisma.$transaction(async (tx) => {
-      const taskNumber = await takeTaskNumber(tx, workspace.id);
-      const created = await tx.task.create({
-        data: {
-          tenantId,
-          workspaceId: workspace.id,
-          batchId: batch?.id ?? null,
-          taskNumber,
-          externalId: body.externalId ?? null,
-          displayName: body.displayName ?? randomDisplayName(),
-          description: body.description ?? null,
-          taskStatus: TaskStatus.QueuedForPreProcessing,
-          integrationStatus: IntegrationStatus.Never,
-          priority,
-          request,
-          metadata: body.metadata ?? {},
-          assignmentOrder: body.taskAssignment?.order ?? null,
-        },
-      });
-      if (body.taskAssignment) {
-        await tx.taskAssignment.createMany({
-          data: body.taskAssignment.assignedUsers.map((email, position) => ({ taskId: created.id, position, email: email.toLowerCase() })),
-        });
-      }
-      if (batch) await tx.batch.update({ where: { id: batch.id }, data: { totalTasks: { increment: 1 } } });
-      return created;
-    });
+    created = await insertTask(prisma, task);
   } catch (err) {
-    // Two creates with the same externalId racing past the check above.
-    if (isUniqueViolation(err)) throw new ConflictError(`A task with externalId ${body.externalId} already exists`, { title: 'DuplicateExternalId' });
+    // Two creates with the same externalId racing past the check above. Any other unique
+    // violation (a taskNumber clash cannot come from a race: insertTask locks the workspace
+    // row) is a fault of the data, not of the request: it stays an internal error.
+    if (isUniqueViolation(err, EXTERNAL_ID_INDEX)) throw duplicateExternalId(body.externalId);
     throw err;
   }
   // After commit: the task exists even if Redis is down now; the sweeper enqueues it later.
-  await enqueuePreprocess(deps.queues, task.priority, { tenantId, taskId: task.id, restartCount: 0 }, log);
+  await enqueuePreprocess(deps.queues, priority, { tenantId, taskId: created.id, restartCount: 0 }, log);
+  tasksCreated.inc();
 
   return {
-    taskId: task.id,
+    taskId: created.id,
     displayName: task.displayName,
     description: task.description,
     externalId: task.externalId,
-    totalPages: task.totalPages,
+    totalPages: 0,
     taskStatus: TaskStatus.QueuedForPreProcessing,
     taskStatusText: taskStatusText(task.taskStatus),
     integrationStatus: IntegrationStatus.Never,
     integrationStatusText: integrationStatusText(task.integrationStatus),
-    workspaceId: task.workspaceId,
+    workspaceId: workspace.id,
     requestId: randomUUID(),
     batchId: task.batchId,
     taskAssignment: body.taskAssignment
@@ -277,25 +313,24 @@ export async function setExternalIntegrationStatus(db: Db, tenantId: number, ref
 }
 
 /**
- * Reprocess (spec endpoint 3): from any status, back to the pre-processing queue with the
- * original request. Results, edits and split parts of the previous run are dropped, the review
- * workflow restarts, and the job id of the new run differs from every earlier one.
+ * Reprocess (spec endpoint 3): from any status, back to the pre-processing queue with the task's
+ * first processing request: the original request, or for a part of a split task its own slice
+ * (pre-processing reads the part's file; it stays the same part of the same original). Results,
+ * edits and split parts of the previous run are dropped, and the batch stops counting those
+ * parts; the review workflow restarts, and the job id of the new run differs from every earlier
+ * one. A part superseded by a reprocess of its original (Deleted) stays deleted: 409.
  */
 export async function reprocessTask(deps: Deps, tenantId: number, ref: TaskRef, log?: (err: unknown) => void): Promise<void> {
   const task = await findTaskByRef(deps.prisma, tenantId, ref);
+  const superseded = () =>
+    new ConflictError(`Task ${task.id} is a part superseded by a reprocess of task ${task.parentTaskId}; reprocess that task instead`, { title: 'TaskSuperseded' });
+  if (task.taskStatus === TaskStatus.Deleted) throw superseded();
   const updated = await deps.prisma.$transaction(async (tx) => {
-    await tx.documentChunk.deleteMany({ where: { taskId: task.id } });
-    await tx.transcript.deleteMany({ where: { taskId: task.id } });
-    await tx.taskSpeaker.deleteMany({ where: { taskId: task.id, source: 1 } });
-    await tx.taskAssignment.updateMany({ where: { taskId: task.id }, data: { reviewState: 0, reviewedAt: null } });
-    // Parts of an earlier split are superseded by the parts the new run will make.
-    await tx.task.updateMany({
-      where: { tenantId, parentTaskId: task.id, taskStatus: { not: TaskStatus.Deleted } },
-      data: { taskStatus: TaskStatus.Deleted, statusChangedAt: new Date() },
-    });
     const now = new Date();
-    return tx.task.update({
-      where: { id: task.id },
+    // The task's row first: its lock orders this reprocess against a split committing the parts
+    // of the run it ends, so the query for earlier parts below sees every one of them.
+    const restarted = await tx.task.updateMany({
+      where: { id: task.id, taskStatus: { not: TaskStatus.Deleted } },
       data: {
         restartCount: { increment: 1 },
         preProcessingStartedOn: now,
@@ -305,12 +340,28 @@ export async function reprocessTask(deps: Deps, tenantId: number, ref: TaskRef, 
         failureReason: null,
         warning: false,
         totalPages: 0,
+        processedPageRange: null,
         averageConfidence: null,
         redactedBlobKey: null,
         lastCheckedOutById: null,
         lastCheckedOutUntil: null,
       },
     });
+    if (restarted.count === 0) throw superseded();
+    await tx.documentChunk.deleteMany({ where: { taskId: task.id } });
+    await tx.transcript.deleteMany({ where: { taskId: task.id } });
+    await tx.taskSpeaker.deleteMany({ where: { taskId: task.id, source: 1 } });
+    await tx.taskAssignment.updateMany({ where: { taskId: task.id }, data: { reviewState: 0, reviewedAt: null } });
+    // Parts of an earlier split are superseded by the parts the new run will make, and leave
+    // their batch's count of tasks.
+    const parts = await tx.task.findMany({ where: { tenantId, parentTaskId: task.id, taskStatus: { not: TaskStatus.Deleted } }, select: { id: true, batchId: true } });
+    if (parts.length) {
+      await tx.task.updateMany({ where: { id: { in: parts.map((p) => p.id) } }, data: { taskStatus: TaskStatus.Deleted, statusChangedAt: now } });
+      const perBatch = new Map<number, number>();
+      for (const { batchId } of parts) if (batchId !== null) perBatch.set(batchId, (perBatch.get(batchId) ?? 0) + 1);
+      for (const [batchId, count] of perBatch) await tx.batch.update({ where: { id: batchId }, data: { totalTasks: { decrement: count } } });
+    }
+    return tx.task.findUniqueOrThrow({ where: { id: task.id } });
   });
   await enqueuePreprocess(deps.queues, updated.priority, { tenantId, taskId: updated.id, restartCount: updated.restartCount }, log);
 }

@@ -1,5 +1,4 @@
-import { FileStore } from '@tus/file-store';
-import { Server as TusServer } from '@tus/server';
+import type { ServerOptions } from '@tus/server';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -7,10 +6,12 @@ import { z } from 'zod';
 import type { AppDeps } from '../../app.js';
 import { publicBaseUrl } from '../../config.js';
 import { BadRequestError, NotFoundError, PayloadTooLargeError } from '../../http/problem.js';
-import { problemResponses } from '../../http/schemas.js';
+import { MAX_ROW_ID, problemResponses, rowId } from '../../http/schemas.js';
 import { uploadsDir } from '../../pipeline/pipeline-deps.js';
 import { authenticateBearer } from '../auth/auth.plugin.js';
 import { resolveWorkspace } from '../workspaces/workspaces.service.js';
+import { ProblemTusServer } from './problem-tus-server.js';
+import { UploadFileStore } from './upload-file-store.js';
 import { parseUploadMetadata } from './upload-metadata.js';
 
 /** Spec: chunks of at most 100 MB. */
@@ -22,6 +23,14 @@ const FILETYPE_PATTERN = /^[\w.+-]+\/[\w.+-]+$/;
 const tags = ['Uploads'];
 const uploadParams = z.object({ uploadId: z.string().regex(/^[\w-]{1,128}$/) });
 
+/** The request the TUS server hands to its hooks (a web Request over the Node one). */
+type TusRequest = Parameters<NonNullable<ServerOptions['onUploadCreate']>>[0];
+
+/** The Node request under a request the TUS server hands to its hooks. */
+function nodeRequestOf(req: TusRequest): IncomingMessage | undefined {
+  return req.runtime?.node?.req as IncomingMessage | undefined;
+}
+
 /**
  * Resumable uploads (TUS 1.0) at /files/. Our checks run before the TUS server sees a request:
  * Bearer token, ownership of the upload (another organization's upload is "not found"), metadata
@@ -29,16 +38,27 @@ const uploadParams = z.object({ uploadId: z.string().regex(/^[\w-]{1,128}$/) });
  */
 export const uploadsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const { prisma, config } = deps;
-  // Who creates an upload, decided by our checks and read by the TUS hook (keyed by the Node request).
+  // What our checks decided, read by the TUS server (keyed by the Node request): who creates an
+  // upload, and which upload a request may act on.
   const creators = new WeakMap<IncomingMessage, { tenantId: number; workspaceId: number }>();
-  const tus = new TusServer({
+  const checkedUploadIds = new WeakMap<IncomingMessage, string>();
+  const tus = new ProblemTusServer({
     path: '/files',
-    datastore: new FileStore({ directory: uploadsDir(config), expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS }),
+    datastore: new UploadFileStore({ directory: uploadsDir(config), expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS }, prisma),
     maxSize: config.MAX_SOURCE_BYTES,
-    respectForwardedHeaders: true,
+    // Locations come from PUBLIC_BASE_URL (generateUrl): no client header may shape them.
+    respectForwardedHeaders: false,
     generateUrl: (_req, { id }) => `${publicBaseUrl(config)}/files/${id}`,
+    // The TUS server would take the last segment of the whole URL, query and fragment included
+    // (/files/<mine>?x=/<theirs> names "theirs"): it acts on exactly the upload whose ownership
+    // our check confirmed, the route's path parameter, and on nothing when there was no check.
+    getFileIdFromRequest: (req) => {
+      const node = nodeRequestOf(req);
+      return node && checkedUploadIds.get(node);
+    },
     onUploadCreate: async (req, upload) => {
-      const creator = req.runtime?.node?.req ? creators.get(req.runtime.node.req as IncomingMessage) : undefined;
+      const node = nodeRequestOf(req);
+      const creator = node && creators.get(node);
       if (!creator) throw new Error('upload created without our checks');
       await prisma.upload.create({
         data: {
@@ -70,6 +90,7 @@ export const uploadsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
     if (uploadId !== undefined) {
       const upload = await prisma.upload.findFirst({ where: { id: uploadId, tenantId: caller.tenantId } });
       if (!upload) throw new NotFoundError(`Upload ${uploadId} was not found`);
+      checkedUploadIds.set(request.raw, uploadId);
     }
     if (request.method === 'POST') {
       const metadata = parseUploadMetadata(request.headers['upload-metadata'] as string | undefined);
@@ -81,25 +102,25 @@ export const uploadsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
         });
       }
       const rawWorkspace = metadata.get('workspaceid');
-      const workspaceId = rawWorkspace == null || rawWorkspace === '' || rawWorkspace === 'null' ? undefined : Number(rawWorkspace);
-      if (workspaceId !== undefined && (!Number.isInteger(workspaceId) || workspaceId <= 0)) {
+      const workspaceId = rawWorkspace == null || rawWorkspace === '' || rawWorkspace === 'null' ? undefined : rowId.safeParse(rawWorkspace);
+      if (workspaceId !== undefined && !workspaceId.success) {
         throw new BadRequestError('Upload-Metadata workspaceid must be a workspace id', {
           title: 'ValidationError',
-          errors: [{ field: 'workspaceid', message: 'positive integer expected' }],
+          errors: [{ field: 'workspaceid', message: `positive integer of at most ${MAX_ROW_ID} expected` }],
         });
       }
-      const workspace = await resolveWorkspace(prisma, caller.tenantId, workspaceId);
+      const workspace = await resolveWorkspace(prisma, caller.tenantId, workspaceId?.data);
       creators.set(request.raw, { tenantId: caller.tenantId, workspaceId: workspace.id });
     }
-    if (request.method === 'PATCH' && Number(request.headers['content-length'] ?? 0) > MAX_CHUNK_BYTES) {
+    // A POST may carry the first chunk (creation-with-upload), a PATCH carries the next ones.
+    if ((request.method === 'PATCH' || request.method === 'POST') && Number(request.headers['content-length'] ?? 0) > MAX_CHUNK_BYTES) {
       throw new PayloadTooLargeError(`Chunks may be at most ${MAX_CHUNK_BYTES} bytes (100 MB); send the file in smaller chunks`);
     }
   }
 
   const handOver = async (request: FastifyRequest, reply: FastifyReply, uploadId?: string) => {
     if (request.method !== 'OPTIONS') await checkRequest(request, uploadId);
-    reply.hijack();
-    await tus.handle(request.raw, reply.raw);
+    await tus.handleRequest(request, reply);
   };
 
   const describe = (operationId: string, summary: string, withId: boolean) => ({
@@ -109,13 +130,19 @@ export const uploadsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       summary,
       description: 'TUS 1.0 resumable upload protocol (Bearer token required); the Location of a finished upload is a valid context.url.',
       ...(withId ? { params: uploadParams } : {}),
-      response: problemResponses(400, 401, 404, 409, 412, 413, 415, 500),
+      // Ours, and the TUS server's own (403 missing Upload-Offset, 410 expired, 501 unsupported extension).
+      response: problemResponses(400, 401, 403, 404, 409, 410, 412, 413, 415, 500, 501),
     },
   });
   app.post('/files', describe('createUpload', 'Start an upload (metadata: filetype, workspaceid)', false), (req, reply) => handOver(req, reply));
   app.options('/files', describe('uploadOptions', 'TUS capabilities', false), (req, reply) => handOver(req, reply));
   app.head('/files/:uploadId', describe('getUploadOffset', 'Offset of an upload (to resume)', true), (req, reply) => handOver(req, reply, (req.params as z.infer<typeof uploadParams>).uploadId));
   app.patch('/files/:uploadId', describe('appendUploadChunk', 'Append a chunk of at most 100 MB', true), (req, reply) => handOver(req, reply, (req.params as z.infer<typeof uploadParams>).uploadId));
-  app.delete('/files/:uploadId', describe('deleteUpload', 'Abandon an upload', true), (req, reply) => handOver(req, reply, (req.params as z.infer<typeof uploadParams>).uploadId));
+  // Termination is allowed for completed uploads too (TUS termination extension): an organization
+  // may remove a file it uploaded. Tasks already pre-processed keep their own copy of it; a task
+  // still queued, or reprocessed later, finds the upload gone and ends in
+  // PreProcessingDownloadFailed, as with a source URL that went away. New tasks can no longer name
+  // it (task-source.ts), its Upload row being deleted with the file (upload-file-store.ts).
+  app.delete('/files/:uploadId', describe('deleteUpload', 'Abandon or delete an upload', true), (req, reply) => handOver(req, reply, (req.params as z.infer<typeof uploadParams>).uploadId));
   app.options('/files/:uploadId', describe('uploadItemOptions', 'TUS capabilities', true), (req, reply) => handOver(req, reply, (req.params as z.infer<typeof uploadParams>).uploadId));
 };

@@ -1,26 +1,43 @@
 import type { Db } from '../../db/prisma.js';
 import { UserStatus } from '../../domain/enums.js';
 
-/** The user of that email in the organization, created Invited with `roleName` when there is none; an existing one is returned untouched. */
-export function upsertUser(db: Db, tenantId: number, email: string, roleName: string) {
-  return db.user.upsert({
-    where: { tenantId_email: { tenantId, email } },
-    create: { tenantId, email, roleName, status: UserStatus.Invited },
-    update: {},
-  });
+export interface InvitedUser {
+  id: number;
+  roleName: string | null;
+  status: string;
 }
 
-/** Changes the role of an account that has not been accepted yet (an accepted one keeps its role). */
-export function setInvitedUserRole(db: Db, tenantId: number, userId: number, roleName: string) {
-  return db.user.updateMany({ where: { tenantId, id: userId, status: UserStatus.Invited }, data: { roleName } });
+/**
+ * The user of that email in the organization, created Invited with `roleName` (null: no tenant
+ * role) when there is none; an existing one is returned untouched. Either way the row stays
+ * locked until the transaction ends, so concurrent invitations of one address take turns instead
+ * of racing to insert it (a unique violation) or deciding on a state another one is changing.
+ */
+export async function lockOrCreateUser(db: Db, tenantId: number, email: string, roleName: string | null): Promise<InvitedUser> {
+  const rows = await db.$queryRaw<InvitedUser[]>`
+    INSERT INTO "User" ("tenantId", email, "roleName", status) VALUES (${tenantId}, ${email}, ${roleName}, ${UserStatus.Invited})
+    ON CONFLICT ("tenantId", email) DO UPDATE SET email = EXCLUDED.email
+    RETURNING id, "roleName", status`;
+  return rows[0]!;
+}
+
+/** Gives the user their tenant role (the service decides when: a pending account, or one without a tenant role). */
+export function setTenantRole(db: Db, tenantId: number, userId: number, roleName: string) {
+  return db.user.updateMany({ where: { tenantId, id: userId }, data: { roleName } });
 }
 
 /** Membership rows have no tenantId: the service has found both the workspace and the user in the caller's organization. */
 export function upsertMembership(db: Db, workspaceId: number, userId: number, roleName: string) {
-  return db.workspaceMember.upsert({
-    where: { workspaceId_userId: { workspaceId, userId } },
-    create: { workspaceId, userId, roleName },
-    update: { roleName },
+  return db.$executeRaw`
+    INSERT INTO "WorkspaceMember" ("workspaceId", "userId", "roleName") VALUES (${workspaceId}, ${userId}, ${roleName})
+    ON CONFLICT ("workspaceId", "userId") DO UPDATE SET "roleName" = EXCLUDED."roleName"`;
+}
+
+/** The users of those emails in the organization, with their membership of the workspace (if any): what their role there is made of. */
+export function findUsersWithRolesIn(db: Db, tenantId: number, workspaceId: number, emails: string[]) {
+  return db.user.findMany({
+    where: { tenantId, email: { in: emails, mode: 'insensitive' } },
+    select: { email: true, roleName: true, status: true, memberships: { where: { workspaceId }, select: { workspaceId: true, roleName: true } } },
   });
 }
 

@@ -30,14 +30,16 @@ const inviteRoutes = [
     url: '/tenant/inviteusers',
     operationId: 'inviteTenantUsers',
     summary: 'Invite users to the organization',
-    description: 'Re-inviting a user who has not accepted yet sets the new role and sends a new invitation; an active user is left as is.',
+    description:
+      'Re-inviting a user who has not accepted yet sets the new role and sends a new invitation; an active user is left as is, unless invited to workspaces only: such a user takes the role as their organization role.',
     body: inviteTenantUsersBody,
   },
   {
     url: '/sdworkspace/inviteusers',
     operationId: 'inviteWorkspaceUsers',
     summary: 'Invite users to a workspace',
-    description: 'Adds each user to the workspace with the role (or sets their role in it); new users join the organization with that role.',
+    description:
+      'Adds each user to the workspace with the role (or sets their role in it); a user already in the organization keeps their organization role, a new one gets none: the invitation grants this workspace only.',
     body: inviteWorkspaceUsersBody,
   },
 ] as const;

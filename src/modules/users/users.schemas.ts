@@ -62,7 +62,10 @@ export const availableRolesResponse = z.array(z.object({ name: z.enum(Roles) }).
 const userView = z
   .object({
     id: z.number().int(),
-    roleName: z.string().describe('The tenant role; on a workspace list, the role in that workspace'),
+    roleName: z
+      .string()
+      .nullable()
+      .describe('The tenant role, null for a user invited to workspaces only; on a workspace list, the role in that workspace'),
     name: z.string().nullable().describe('Set when the invitation is accepted'),
     userName: z.string().nullable(),
     email: z.string(),

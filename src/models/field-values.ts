@@ -1,0 +1,125 @@
+/**
+ * What a field's value looks like, read from the text after (or under) its label: the part of the
+ * run that is the value, its normalised form, and how well it fits (0..1), which weighs the
+ * candidate against others.
+ */
+import { findIbans, findTaxId } from './identifiers.js';
+import { findAmounts, findCurrency, findDates, type DateOptions } from './normalize.js';
+import { runInRange, type PageText, type TextRun } from './text-lines.js';
+
+export interface ReadValue {
+  run: TextRun;
+  contentNormalized: string;
+  /** 0..1: how well the text has the field's form. */
+  fit: number;
+}
+
+export type ValueReader = (run: TextRun, page: PageText) => ReadValue | undefined;
+
+/** The part of a run from `index` for `length` characters of its text. */
+export function subRun(page: PageText, run: TextRun, index: number, length: number): TextRun | undefined {
+  const [span] = run.spans;
+  return span && run.spans.length === 1 ? runInRange(page, span.offset + index, span.offset + index + length) : undefined;
+}
+
+/** The first date of the run that can be a document's, in ISO. */
+/** Invoices and receipts are dated from here to a few years ahead: other years are misread digits. */
+const FIRST_YEAR = 1990;
+const YEARS_AHEAD = 5;
+
+export function plausibleYear(iso: string): boolean {
+  const year = Number(iso.slice(0, 4));
+  return year >= FIRST_YEAR && year <= new Date().getUTCFullYear() + YEARS_AHEAD;
+}
+
+export function readDate(options: DateOptions): ValueReader {
+  return (run, page) => {
+    const date = findDates(run.text, options).find((d) => plausibleYear(d.iso));
+    if (!date) return undefined;
+    const sub = subRun(page, run, date.index, date.length) ?? run;
+    // A date far into the text after the label is less surely its value.
+    return { run: sub, contentNormalized: date.iso, fit: date.index <= 3 ? 1 : 0.8 };
+  };
+}
+
+/**
+ * The first amount of the run: with decimals or a currency it is surely one; a bare integer may
+ * be a count. Words before it ("Total items 3 ... 31.00") make it less sure.
+ */
+export const readAmount: ValueReader = (run, page) => {
+  const amounts = findAmounts(run.text);
+  const amount = amounts.find((a) => a.decimals || a.currency) ?? amounts[0];
+  if (!amount) return undefined;
+  const start = amount.currency ? Math.min(amount.currency.index, amount.index) : amount.index;
+  const end = amount.currency ? Math.max(amount.currency.index + amount.currency.length, amount.index + amount.length) : amount.index + amount.length;
+  const sub = subRun(page, run, start, end - start) ?? run;
+  const before = run.text.slice(0, start);
+  let fit = amount.decimals ? 1 : amount.currency ? 0.8 : 0.4;
+  if (/\p{L}{2}/u.test(before.replace(/\b(?:[A-Z]{3}|RM|Rs|Fr)\b/g, ''))) fit *= 0.6;
+  return { run: sub, contentNormalized: amount.value, fit };
+};
+
+/** Words that are labels or titles, never an id. */
+const NOT_AN_ID = /^(?:date|datum|data|fecha|dated|page|total|invoice|facture|rechnung|factuur|fattura|factura|fatura|tax|vat|due|no\.?|nr\.?|number)$/i;
+
+/**
+ * An identifier: its first token holding a digit ("INV-0042", "2024/118", "#10482"), with a short
+ * series prefix before it ("FT 2024/17", "FT A/17"); not a date, an amount, a phone number.
+ */
+export const readIdentifier: ValueReader = (run, page) => {
+  const tokens = [...run.text.matchAll(/\S+/g)].slice(0, 4);
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    const text = token[0].replace(/^[#:№]+/, '').replace(/[.,;:)]+$/, '');
+    if (NOT_AN_ID.test(text)) continue;
+    if (!/\d/.test(text) || text.length > 30) {
+      // A series prefix ("FT", "A") before a token with digits.
+      if (/^[A-Z]{1,4}$/.test(text) && tokens[i + 1] && /\d/.test(tokens[i + 1]![0])) {
+        const nextText = tokens[i + 1]![0].replace(/[.,;:)]+$/, '');
+        if (findDates(nextText).length > 0) return undefined;
+        const start = token.index;
+        const end = tokens[i + 1]!.index + nextText.length;
+        const sub = subRun(page, run, start, end - start) ?? run;
+        return { run: sub, contentNormalized: run.text.slice(start, end), fit: 0.9 };
+      }
+      if (i === 0 && /^\p{L}+$/u.test(text)) return undefined;
+      continue;
+    }
+    if (findDates(text).length > 0 && findDates(text)[0]!.length >= text.length - 1) return undefined;
+    if (/^\d{1,3}([.,]\d{3})*[.,]\d{2}$/.test(text)) return undefined;
+    if (/^\+?\d[\d\s()-]{8,}$/.test(token[0]) && /^\+/.test(token[0])) return undefined;
+    const start = token.index + token[0].indexOf(text);
+    const sub = subRun(page, run, start, text.length) ?? run;
+    const fit = i === 0 ? 1 : 0.7;
+    return { run: sub, contentNormalized: text, fit: /^\d{1,2}$/.test(text) ? fit * 0.5 : fit };
+  }
+  return undefined;
+};
+
+/** A name: a few words with letters, not a date, an amount or an address line with a number first. */
+export const readName: ValueReader = (run) => {
+  const text = run.text.replace(/\s+/g, ' ').trim();
+  if (!/\p{L}{2}/u.test(text) || text.length > 80) return undefined;
+  if (findDates(text).length > 0 || /^[\d\s.,:/-]+$/.test(text) || /@|https?:|www\./i.test(text)) return undefined;
+  return { run, contentNormalized: text, fit: /^\d/.test(text) ? 0.4 : 1 };
+};
+
+export function readTaxId(portuguese: boolean): ValueReader {
+  return (run, page) => {
+    const taxId = findTaxId(run.text, portuguese);
+    if (!taxId) return undefined;
+    const sub = subRun(page, run, taxId.index, taxId.length) ?? run;
+    return { run: sub, contentNormalized: taxId.normalized, fit: taxId.index <= 2 ? 1 : 0.8 };
+  };
+}
+
+export const readCurrency: ValueReader = (run) => {
+  const currency = findCurrency(run.text);
+  return currency && { run, contentNormalized: currency.code, fit: 1 };
+};
+
+export const readIban: ValueReader = (run, page) => {
+  const [iban] = findIbans(run.text.toUpperCase());
+  if (!iban) return undefined;
+  return { run: subRun(page, run, iban.index, iban.length) ?? run, contentNormalized: iban.normalized, fit: 1 };
+};

@@ -1,0 +1,266 @@
+/**
+ * The words invoices and receipts put before their fields, in English, Portuguese, Spanish,
+ * French, German, Dutch and Italian (and the Malay of Malaysian receipts), with how strongly each
+ * names its field: "Invoice number" certainly names the invoice's id, a bare "No." only may.
+ * Sources are regexes over `plain` text (lower case, no accents), matched at a word start;
+ * the longest label found at a place wins, so "Total VAT" is not read as "Total".
+ */
+import type { InvoiceField } from './invoice-field-names.js';
+
+/**
+ * What a label announces: a field, a tax number whose owner its place tells (TaxId), one of
+ * several tax lines (TaxLine), the receipt's payment lines (Tendered, Change, Rounding), or a
+ * label that only looks like a field's and announces something else (Other: "Total qty").
+ */
+export type LabelCategory = InvoiceField | 'TaxId' | 'TaxLine' | 'Tendered' | 'Change' | 'Rounding' | 'Other';
+
+export interface LabelDefinition {
+  category: LabelCategory;
+  source: string;
+  /** 0..1: how surely the label names this field. */
+  strength: number;
+  /** A label that names either of two fields by custom ("Net total": before tax in Europe, the final total on Asian receipts). */
+  orAs?: LabelCategory;
+}
+
+const NO = '(?:number|numbers|nummer|numero|num\\.?|nr\\.?|no\\.?|n\\s?\\.?\\s?[o°º]\\.?|n\\.|#|id)';
+const RATE = '(?:\\s*[(@]?\\s*@?\\s*\\d{1,2}(?:[.,]\\d{1,3})?\\s*%\\s*\\)?)?';
+const TAX_WORD = '(?:vat|tax|taxes|gst|hst|pst|qst|sst|iva|tva|mwst\\.?|ust\\.?|btw|igst|cgst|sgst|utgst|cess|sales\\s*tax|imposto|impuesto|impuestos|imposta|umsatzsteuer|mehrwertsteuer)';
+const CURRENCY_SUFFIX = '(?:\\s*\\(\\s*[a-z$€£₹]{1,3}\\s*\\)|\\s+(?:eur|usd|gbp|inr|myr|rm|chf|rs\\.?))?';
+
+function labels(category: LabelCategory, strength: number, sources: readonly string[]): LabelDefinition[] {
+  return sources.map((source) => ({ category, strength, source }));
+}
+
+function amountLabels(category: LabelCategory, strength: number, sources: readonly string[]): LabelDefinition[] {
+  return labels(category, strength, sources.map((source) => `${source}${CURRENCY_SUFFIX}`));
+}
+
+export const INVOICE_LABELS: readonly LabelDefinition[] = [
+  ...labels('InvoiceId', 1, [
+    `(?:tax\\s*|commercial\\s*|proforma\\s*)?invoice\\s*${NO}`,
+    `inv\\.?\\s*${NO}`,
+    `bill\\s*${NO}`,
+    `invoice\\s*ref(?:erence)?\\.?`,
+    `(?:receipt|cash\\s*bill|bill|ticket|transaction|trans|order)\\s*${NO}`,
+    `facture\\s*${NO}`,
+    `${NO}\\s*(?:de\\s*)?(?:la\\s*)?facture`,
+    'numero\\s*de\\s*facture',
+    'ref\\.?\\s*facture',
+    `rechnungs?\\s*-?\\s*${NO}`,
+    'rechnungsnummer',
+    're\\.?\\s*-?\\s*nr\\.?',
+    'belegnummer',
+    'belegnr\\.?',
+    `factuur\\s*-?\\s*${NO}`,
+    'factuurnummer',
+    'factuurnr\\.?',
+    `fattura\\s*${NO}`,
+    `${NO}\\s*(?:di\\s*)?fattura`,
+    'numero\\s*(?:di\\s*)?fattura',
+    `factura\\s*${NO}`,
+    `${NO}\\s*(?:de\\s*)?factura`,
+    'numero\\s*de\\s*factura',
+    `fatura(?:[-\\s]recibo)?\\s*${NO}`,
+    `${NO}\\s*(?:da\\s*)?fatura`,
+    `(?:document|documento|doc\\.?)\\s*${NO}`,
+    `${NO}\\s*(?:del?\\s*|do\\s*)?(?:document|documento|doc\\.?)`,
+    `no\\.?\\s*resit`,
+  ]),
+  ...labels('InvoiceId', 0.7, ['(?:tax\\s*)?invoice', 'facture', 'rechnung', 'factuur', 'fattura', 'factura', 'fatura(?:[-\\s]recibo)?', 'receipt', 'bill']),
+  ...labels('InvoiceId', 0.45, [NO, 'reference', 'ref\\.?', 'referentie', 'referencia', 'riferimento']),
+
+  ...labels('InvoiceDate', 1, [
+    '(?:tax\\s*)?invoice\\s*(?:date|dt\\.?)',
+    'date\\s*of\\s*(?:issue|invoice|invoicing)',
+    '(?:issue|issued|issuing|billing|bill|document|receipt|transaction)\\s*date',
+    'date\\s*(?:issued|of\\s*bill)',
+    'rechnungsdatum',
+    're\\.?\\s*-?\\s*datum',
+    'ausstellungsdatum',
+    'belegdatum',
+    'factuur\\s*-?\\s*datum',
+    'date\\s*(?:de\\s*)?(?:la\\s*)?(?:facture|facturation)',
+    "date\\s*d\\s*'?\\s*emission",
+    'data\\s*(?:della\\s*|di\\s*)?(?:fattura|emissione|documento)',
+    'fecha\\s*(?:de\\s*)?(?:la\\s*)?(?:factura|emision|expedicion)',
+    'data\\s*(?:de\\s*|da\\s*|do\\s*)?(?:emissao|fatura|documento)',
+  ]),
+  ...labels('InvoiceDate', 0.75, ['date', 'datum', 'data', 'fecha', 'dated', 'issued(?:\\s*on)?', 'tarikh', 'date\\s*&\\s*time', 'date/time']),
+
+  ...labels('DueDate', 1, [
+    '(?:payment\\s*)?due\\s*(?:date|by|on)',
+    'date\\s*due',
+    'payment\\s*due',
+    'pay(?:able)?\\s*by',
+    'falligkeit(?:sdatum)?',
+    'fallig\\s*(?:am|bis)?',
+    'zahlbar\\s*(?:bis|am)',
+    'zahlungsziel',
+    'vervaldatum',
+    'verval\\s*datum',
+    'uiterste\\s*betaaldatum',
+    '(?:te\\s*)?betalen\\s*voor',
+    "date\\s*d\\s*'?\\s*echeance",
+    'echeance',
+    'a\\s*payer\\s*avant(?:\\s*le)?',
+    'dat[ae]\\s*limite\\s*de\\s*(?:paiement|pagamento)',
+    '(?:data\\s*(?:di\\s*)?)?scadenza(?:\\s*pagamento)?',
+    'fecha\\s*(?:de\\s*)?vencimiento',
+    'vencimiento',
+    'vence',
+    'data\\s*(?:de\\s*)?vencimento',
+    'vencimento',
+  ]),
+  ...labels('DueDate', 0.8, ['due']),
+
+  ...amountLabels('SubTotal', 1, [
+    'sub\\s*-?\\s*total',
+    'subtotaal',
+    'subtotale',
+    'zwischensumme',
+    'sous\\s*-?\\s*total',
+    `total\\s*(?:excl\\.?|excluding|exclusive\\s*of|before|without|w/o|ex\\.?)\\s*(?:of\\s*)?${TAX_WORD}?`,
+    'total\\s*(?:before\\s*tax(?:es)?|pre-?\\s*tax)',
+    'total\\s*(?:net|ht|hors\\s*taxes?|sans\\s*tva|s/?\\s*iva|sem\\s*iva|sin\\s*iva|iliquido|netto|imponibile|exclusief\\s*btw|excl\\.?\\s*btw)',
+    'net\\s*(?:amount|value|sum)',
+    'taxable\\s*(?:value|amount)',
+    'amount\\s*(?:before|excl\\.?|excluding)\\s*tax',
+    'nettobetrag',
+    'summe\\s*netto',
+    'gesamt\\s*netto',
+    'netto\\s*(?:betrag|summe|bedrag|totaal)',
+    'totaal\\s*(?:excl\\.?|exclusief)(?:\\s*btw)?',
+    'base\\s*(?:imponible|tributavel|de\\s*incidencia)',
+    'importe\\s*neto',
+    'montant\\s*(?:ht|hors\\s*taxes?)',
+    'valor\\s*(?:liquido|sem\\s*iva|s/\\s*iva)',
+    'totale\\s*(?:imponibile|netto)',
+    'imponibile',
+  ]),
+  ...amountLabels('SubTotal', 0.6, ['net\\s*total']).map((label) => ({ ...label, orAs: 'InvoiceTotal' as const })),
+  ...amountLabels('SubTotal', 0.6, ['netto', 'net']),
+
+  ...amountLabels('TotalTax', 1, [
+    `total\\s*${TAX_WORD}`,
+    `${TAX_WORD}\\s*(?:amount|total)`,
+    `montant\\s*(?:de\\s*(?:la\\s*)?)?${TAX_WORD}`,
+    `cuota\\s*(?:de\\s*)?${TAX_WORD}`,
+    `totaal\\s*${TAX_WORD}`,
+    `totale\\s*${TAX_WORD}`,
+    `summe\\s*${TAX_WORD}`,
+    `importe\\s*(?:del?\\s*)?${TAX_WORD}`,
+    `valor\\s*(?:do\\s*)?${TAX_WORD}`,
+  ]),
+  ...amountLabels('TaxLine', 0.85, [
+    `(?:zzgl\\.?\\s*|plus\\s*|incl\\.?\\s*|inkl\\.?\\s*|add\\s*)?${TAX_WORD}${RATE}`,
+    `(?:zzgl\\.?\\s*|plus\\s*|incl\\.?\\s*|inkl\\.?\\s*)?\\d{1,2}(?:[.,]\\d{1,3})?\\s*%\\s*${TAX_WORD}`,
+  ]),
+
+  ...amountLabels('InvoiceTotal', 1, [
+    'grand\\s*total',
+    `total\\s*(?:due|payable|to\\s*pay|amount\\s*(?:due|payable)|a\\s*payer|a\\s*pagar|da\\s*pagare|te\\s*betalen|zu\\s*zahlen|ttc|brutto|general|geral|rounded|nett|for\\s*this\\s*(?:period|invoice)|(?:of\\s*)?(?:the\\s*)?invoice|(?:de\\s*la\\s*|da\\s*|della\\s*)?(?:factura|fatura|fattura|facture)|documento|du\\s*document|(?:incl\\.?|inc\\.?|including|inclusive\\s*of|with|com|con|inkl\\.?|avec)\\s*${TAX_WORD})`,
+    'total\\s*(?:sales|amount)\\s*(?:\\(?\\s*(?:incl\\.?|inclusive)\\s*(?:of\\s*)?(?:gst|tax|vat)\\s*\\)?)',
+    'total\\s*amount',
+    'amount\\s*(?:due|payable|to\\s*pay)',
+    'balance\\s*(?:due|payable|to\\s*pay)',
+    'net\\s*(?:a|to)\\s*pay(?:er)?',
+    'nett\\s*(?:total|amount)',
+    'rounded\\s*(?:total|amount)',
+    'invoice\\s*(?:total|amount)',
+    'montant\\s*(?:total|ttc|a\\s*payer|du)',
+    'gesamtbetrag',
+    'gesamtsumme',
+    'rechnungsbetrag',
+    'rechnungssumme',
+    'endbetrag',
+    'endsumme',
+    'bruttobetrag',
+    'gesamt\\s*brutto',
+    'zahlbetrag',
+    'zu\\s*zahlen',
+    'totaalbedrag',
+    'totaal\\s*(?:te\\s*betalen|incl\\.?(?:\\s*btw)?|inclusief(?:\\s*btw)?)',
+    'te\\s*betalen',
+    'totale\\s*(?:fattura|documento|da\\s*pagare|complessivo|generale|ivato)',
+    'netto\\s*a\\s*pagare',
+    'importe\\s*total',
+    'total\\s*factura',
+    'valor\\s*(?:total|a\\s*pagar)',
+    'jumlah(?:\\s*(?:besar|keseluruhan))?',
+  ]),
+  ...amountLabels('InvoiceTotal', 0.8, ['total', 'totaal', 'totale', 'summe', 'gesamt', 'importe', 'montant']),
+  ...amountLabels('InvoiceTotal', 0.45, ['amount', 'betrag', 'bedrag', 'valor']),
+
+  ...amountLabels('Tendered', 1, ['cash(?:\\s*(?:tendered|received|paid))?', 'tendered', 'amount\\s*(?:tendered|received|paid)', 'paid', 'tunai', 'card', 'visa', 'master\\s*card']),
+  ...amountLabels('Change', 1, ['change(?:\\s*due)?', 'baki', 'wechselgeld', 'rendu', 'monnaie', 'cambio', 'troco', 'resto']),
+  ...amountLabels('Rounding', 1, ['round(?:ing)?(?:\\s*(?:adj(?:ustment)?\\.?|amount))?', 'rounding\\s*adj\\.?', 'pengenapan']),
+  ...labels('Other', 1, [
+    'total\\s*(?:qty|quantity|items?|units?|pcs|pieces|discount|savings|saving|weight|hours|pages|no\\.?\\s*of\\s*items?|item\\(s\\)|paid|tendered)',
+    'total\\s*(?:amount\\s*)?in\\s*words',
+    'amount\\s*(?:chargeable\\s*)?(?:\\(?\\s*)?in\\s*words',
+    'item\\s*count',
+    'qty',
+    'discount',
+    'amount\\s*(?:saved|paid|received)',
+    'gst\\s*summary',
+    'tax\\s*(?:code|rate|invoice)',
+  ]),
+
+  ...labels('Currency', 1, ['currency', 'moeda', 'devise', 'wahrung', 'moneda', 'valuta']),
+  ...labels('IBAN', 1, ['iban(?:\\s*(?:no|nr|number)\\.?)?']),
+
+  ...labels('VendorName', 1, ['(?:bill(?:ed)?\\s*)?from', 'seller', 'supplier', 'vendor', 'issued\\s*by', 'sold\\s*by', 'fornecedor', 'emitente', 'emisor', 'proveedor', 'fournisseur', 'vendeur', 'emetteur', 'lieferant', 'rechnungssteller', 'absender', 'leverancier', 'fornitore', 'cedente(?:\\s*/\\s*prestatore)?', 'merchant', 'company\\s*name']),
+  ...labels('CustomerName', 1, [
+    '(?:bill(?:ed)?|invoice(?:d)?|sold|charge)\\s*to',
+    'customer(?:\\s*name)?',
+    'client(?:e)?(?:\\s*name)?',
+    'buyer',
+    'purchaser',
+    'recipient',
+    'adquirente',
+    'destinat[a-z]*',
+    'faturar\\s*a',
+    'exmo\\.?(?:\\s*\\(?s\\)?\\s*sr\\.?\\s*\\(?s\\)?)?',
+    'factur(?:e|er|ar)\\s*a',
+    'adresse\\s*de\\s*facturation',
+    'rechnungsempfanger',
+    'rechnungsadresse',
+    'kunde',
+    'factuuradres',
+    'klant',
+    'debiteur',
+    'spett\\.?\\s*le',
+    'intestatario',
+    'datos\\s*del\\s*cliente',
+  ]),
+  ...labels('CustomerName', 0.5, ['ship\\s*to', 'deliver(?:y)?\\s*to', 'aan', 'an']),
+
+  ...labels('TaxId', 1, [
+    `(?:vat|tax|gst|sst|tin|hst|abn|ust|btw|tva|iva|mwst)\\s*-?\\s*(?:reg(?:istration)?\\.?\\s*)?${NO}`,
+    '(?:vat|gst|sst)\\s*reg(?:istration)?\\.?',
+    'gstin(?:\\s*/\\s*uin)?',
+    'federal\\s*tax\\s*id',
+    'tax\\s*id',
+    'ein',
+    'vat',
+    'ust\\.?\\s*-?\\s*id\\.?\\s*-?\\s*(?:nr\\.?)?',
+    'uid(?:\\s*-?\\s*nr\\.?)?',
+    'steuer\\s*-?\\s*(?:nr\\.?|nummer)',
+    'steuernummer',
+    'mwst\\s*-?\\s*nr\\.?',
+    'btw\\s*-?\\s*(?:nr\\.?|nummer|id)?',
+    'ondernemingsnummer',
+    `${NO}?\\s*tva(?:\\s*intra(?:com(?:munautaire)?)?\\.?)?`,
+    'tva\\s*intra(?:com(?:munautaire)?)?\\.?',
+    'siret',
+    'p\\s*\\.?\\s*iva',
+    'partita\\s*iva',
+    'c\\.?\\s*f\\.?\\s*/\\s*p\\s*\\.?\\s*iva',
+    'codice\\s*fiscale',
+    'cif(?:\\s*/\\s*nif)?',
+    'nif(?:\\s*-\\s*iva)?',
+    'nipc',
+    `${NO}?\\s*(?:de\\s*)?contribuinte`,
+  ]),
+];

@@ -1,0 +1,188 @@
+import { overlap } from './geometry.js';
+import type { LabelDefinition } from './invoice-labels.js';
+import { plainWithOffsets } from './normalize.js';
+import { runInRange, runOfWords, type PageText, type TextLine, type TextRun } from './text-lines.js';
+
+/** A label found in a line: where it is, and where the text after it (its separators skipped) starts. */
+export interface LabelHit {
+  definition: LabelDefinition;
+  line: TextLine;
+  /** Offsets in `line.text`. */
+  start: number;
+  labelEnd: number;
+  valueStart: number;
+}
+
+/** Where a value stands relative to its label, from the most to the least usual. */
+export type ValuePlace = 'inline' | 'right' | 'below' | 'nextRowRight';
+
+export interface ValueRun {
+  run: TextRun;
+  place: ValuePlace;
+}
+
+interface CompiledLabel {
+  definition: LabelDefinition;
+  pattern: RegExp;
+}
+
+/**
+ * A label ends at a word end, or at a sign a value may follow without a space ("n°2024-118",
+ * "Invoice#123").
+ */
+export function compileLabels(definitions: readonly LabelDefinition[]): CompiledLabel[] {
+  return definitions.map((definition) => ({ definition, pattern: new RegExp(`(?:${definition.source})(?:(?<![\\p{L}\\p{N}])|(?![\\p{L}\\p{N}]))`, 'yu') }));
+}
+
+/** What separates a label from its value: spaces, a colon, dots (leaders), dashes, a number sign. */
+const SEPARATOR = /[\s:;.·…_=>\-–—|]*/y;
+
+/**
+ * Every label of `labels` in the lines of the page (lines in `excluded`, such as item rows, are
+ * skipped), left to right: at each word start the longest label found there, then on after it.
+ */
+export function findLabelHits(page: PageText, labels: readonly CompiledLabel[], excluded: ReadonlySet<TextLine>): LabelHit[] {
+  const hits: LabelHit[] = [];
+  for (const line of page.lines) {
+    if (excluded.has(line)) continue;
+    const { plain, offsets } = plainWithOffsets(line.text);
+    for (let at = 0; at < plain.length; ) {
+      const wordStart = (at === 0 || !/[\p{L}\p{N}]/u.test(plain[at - 1]!)) && /[\p{L}\p{N}#]/u.test(plain[at]!);
+      const best = wordStart ? longestLabelAt(plain, at, labels) : undefined;
+      if (!best) {
+        at++;
+        continue;
+      }
+      // A label glued to a code is part of the code: "GST/909/23-24", "RE-50102".
+      if (/^[/-][\p{L}\p{N}]/u.test(plain.slice(best.end)) || (/[\p{L}\p{N}]$/u.test(plain.slice(at, best.end)) && /^[\p{N}]/u.test(plain.slice(best.end)))) {
+        at = best.end;
+        continue;
+      }
+      SEPARATOR.lastIndex = best.end;
+      SEPARATOR.exec(plain);
+      hits.push({ definition: best.definition, line, start: offsets[at]!, labelEnd: offsets[best.end]!, valueStart: offsets[SEPARATOR.lastIndex]! });
+      at = best.end;
+    }
+  }
+  return hits;
+}
+
+function longestLabelAt(text: string, at: number, labels: readonly CompiledLabel[]): { definition: LabelDefinition; end: number } | undefined {
+  let best: { definition: LabelDefinition; end: number } | undefined;
+  for (const { definition, pattern } of labels) {
+    pattern.lastIndex = at;
+    const match = pattern.exec(text);
+    if (!match || match[0].length === 0) continue;
+    const end = at + match[0].length;
+    if (!best || end > best.end || (end === best.end && definition.strength > best.definition.strength)) best = { definition, end };
+  }
+  return best;
+}
+
+/** A value on the next line must start within this many line heights below its label. */
+const MAX_BELOW_LINE_HEIGHTS = 2;
+
+/** Table borders and leaders OCR reads between a label and its value. */
+const NOT_A_VALUE = /^[\s|:;.,·…\-–—_=>[\]]*$/;
+
+/**
+ * Where the value of a label may be: the rest of its line up to the next label; when the label
+ * ends its line, the next line of its row (any distance: a column of its own, dotted leaders);
+ * the part of the line under it in the label's column (a form, a table header over its cell, also
+ * when the header's labels share one line); and the line to its right just below (an amount OCR
+ * set a little lower than its label).
+ */
+export function valuesOf(page: PageText, hit: LabelHit, previous: LabelHit | undefined, next: LabelHit | undefined): ValueRun[] {
+  const { line } = hit;
+  const [span] = line.spans;
+  if (!span) return [];
+  const nextOnLine = next && next.line === line ? next : undefined;
+  const previousOnLine = previous && previous.line === line ? previous : undefined;
+  const end = nextOnLine ? nextOnLine.start : line.text.length;
+  const rest = line.text.slice(hit.valueStart, end);
+  const values: ValueRun[] = [];
+  if (!NOT_A_VALUE.test(rest)) {
+    const from = hit.valueStart + (rest.length - rest.trimStart().length);
+    const run = runInRange(page, span.offset + from, span.offset + hit.valueStart + rest.trimEnd().length);
+    if (run) values.push({ run, place: 'inline' });
+    return values;
+  }
+  const right = nextOnLine ? undefined : lineRightOf(page, line);
+  if (right) values.push({ run: right, place: 'right' });
+  const below = lineBelow(page, line);
+  const cell = below && cellBelow(below, labelColumn(page, hit, previousOnLine, nextOnLine));
+  if (cell) values.push({ run: cell, place: 'below' });
+  const lower = nextOnLine ? undefined : lineRightBelow(page, line);
+  if (lower && lower !== below) values.push({ run: lower, place: 'nextRowRight' });
+  return values;
+}
+
+/** x of a character of a line, in layout space. */
+function xOf(page: PageText, line: TextLine, offset: number): number | undefined {
+  const [span] = line.spans;
+  const run = span && runInRange(page, span.offset + offset, span.offset + offset + 1);
+  const word = run?.words[0];
+  if (!run || !word) return undefined;
+  return word.layoutBox.left + (run.box.left - word.box.left);
+}
+
+/**
+ * The column a label heads: from halfway to what is left of it (the previous label on its line,
+ * or the previous line of its row) to halfway to what is right of it.
+ */
+function labelColumn(page: PageText, hit: LabelHit, previous: LabelHit | undefined, next: LabelHit | undefined): { from: number; to: number } {
+  const { line } = hit;
+  const row = page.rows[line.row] ?? [];
+  const at = row.indexOf(line);
+  const start = xOf(page, line, hit.start) ?? line.layoutBox.left;
+  const labelEnd = xOf(page, line, Math.max(hit.start, hit.labelEnd - 1)) ?? start;
+  let from = -Infinity;
+  if (previous) from = ((xOf(page, line, Math.max(previous.start, previous.labelEnd - 1)) ?? start) + start) / 2;
+  else if (row[at - 1]) from = row[at - 1]!.layoutBox.left + row[at - 1]!.layoutBox.width;
+  let to = Infinity;
+  if (next) to = (labelEnd + (xOf(page, line, next.start) ?? labelEnd)) / 2;
+  else if (row[at + 1]) to = row[at + 1]!.layoutBox.left;
+  return { from, to };
+}
+
+/** The words of the line below whose centres lie in the column; the whole line when all do. */
+function cellBelow(below: TextLine, column: { from: number; to: number }): TextRun | undefined {
+  const words = below.words.filter((w) => {
+    const centre = w.layoutBox.left + w.layoutBox.width / 2;
+    return centre > column.from && centre < column.to && !/^[|[\]]$/.test(w.text);
+  });
+  if (words.length === below.words.length) return below;
+  return words.length > 0 ? runOfWords(words) : undefined;
+}
+
+export function lineRightOf(page: PageText, line: TextLine): TextLine | undefined {
+  const row = page.rows[line.row] ?? [];
+  return row[row.indexOf(line) + 1];
+}
+
+/** The line under `line` that shares most of its width, or starts where it starts. */
+export function lineBelow(page: PageText, line: TextLine): TextLine | undefined {
+  const a = line.layoutBox;
+  for (let r = line.row + 1; r < page.rows.length && r <= line.row + 2; r++) {
+    let best: TextLine | undefined;
+    let bestShared = 0;
+    for (const candidate of page.rows[r]!) {
+      const b = candidate.layoutBox;
+      const shared = overlap(a.left, a.left + a.width, b.left, b.left + b.width) + (Math.abs(a.left - b.left) < a.height ? a.height : 0);
+      if (shared > bestShared) [best, bestShared] = [candidate, shared];
+    }
+    if (!best) continue;
+    const gap = best.layoutBox.top - (a.top + a.height);
+    return gap <= MAX_BELOW_LINE_HEIGHTS * a.height ? best : undefined;
+  }
+  return undefined;
+}
+
+function lineRightBelow(page: PageText, line: TextLine): TextLine | undefined {
+  const a = line.layoutBox;
+  const next = page.rows[line.row + 1] ?? [];
+  return next.find((candidate) => {
+    const b = candidate.layoutBox;
+    return b.left >= a.left + a.width && b.top - (a.top + a.height) <= 0.6 * a.height;
+  });
+}

@@ -1,0 +1,137 @@
+/**
+ * How a till receipt is read beyond its labels: the shop's name heads the receipt, its address
+ * follows (after a registration number, before the phone and tax lines), and the lines of the
+ * payment (cash tendered, change, rounding) check which amount was paid.
+ */
+import type { FieldCandidate } from './invoice-fields.js';
+import type { LabelHit } from './label-hits.js';
+import { findAmounts, findDates, plain } from './normalize.js';
+import { joinRuns, median, type PageText, type TextLine } from './text-lines.js';
+import { correctLegalForm, LEGAL_FORM } from './vendor.js';
+
+/** How many lines from the top a receipt's header (name, address, numbers) may take. */
+const HEADER_LINES = 14;
+
+/** A company registration number printed under the name ("(867388-U)", "Co. Reg. No: 123"): neither name nor address. */
+const REGISTRATION = /^\(?\s*(?:(?:co(?:mpany)?\.?\s*(?:reg(?:istration)?\.?)?\s*(?:no\.?)?|roc|reg\.?\s*no\.?)\s*[:.]?\s*)?[\d\s]{4,}\s*-?\s*[a-z]?\s*\)?\.?$|^(?:co(?:mpany)?\.?\s*reg|roc\s*no|business\s*reg)/;
+/** Lines after the address: contact and tax details, document titles. */
+const AFTER_ADDRESS = /\b(?:tel|phone|telephone|fax|h\/p|hp|mobile|email|e-mail|website|gst|sst|tax|vat|reg(?:istration)?\s*no|invoice|receipt|cashier|counter|table|bill|order|date|time)\b|@|www\.|https?:/;
+/** Words and shapes of addresses: numbers with streets, postcodes, unit and floor numbers. */
+const ADDRESS = /\d|\b(?:jalan|jln|lorong|taman|tmn|lot|no|blok|block|level|floor|flr|street|st|road|rd|avenue|ave|lane|drive|plaza|mall|centre|center|building|bangunan|kawasan|seksyen|section|bandar|persiaran|lebuh|kampung|kg)\b/;
+
+function isTitleOrLabel(line: TextLine, labelled: ReadonlySet<TextLine>): boolean {
+  return labelled.has(line) || isTitleLine(line);
+}
+
+/** Name-like: letters, no date or amount, not mostly digits, not an address line. */
+function nameLike(line: TextLine): boolean {
+  const text = plain(line.text).trim();
+  const letters = text.match(/\p{L}/gu)?.length ?? 0;
+  if (letters < 3 || findDates(line.text).length > 0 || findAmounts(line.text).some((a) => a.decimals)) return false;
+  if (REGISTRATION.test(text) || AFTER_ADDRESS.test(text)) return false;
+  return (text.match(/\d/g)?.length ?? 0) <= 0.2 * letters;
+}
+
+function addressLike(line: TextLine): boolean {
+  const text = plain(line.text);
+  return ADDRESS.test(text) && !AFTER_ADDRESS.test(text) && findDates(line.text).length === 0 && !findAmounts(line.text).some((a) => a.decimals);
+}
+
+/**
+ * The shop's name and address from a receipt's header: of the name-like lines near the top, the
+ * one with a legal form, or else the one right above the address, in a larger print scoring more;
+ * a name may run on to a second line ("AIK HUAT HARDWARE ENTERPRISE / (SETIA ALAM) SDN BHD").
+ */
+export function receiptHeader(page: PageText, hits: readonly LabelHit[]): FieldCandidate[] {
+  const labelled = new Set(hits.filter((h) => h.start === 0 && h.definition.strength >= 0.7).map((h) => h.line));
+  const lines = page.lines.slice(0, HEADER_LINES);
+  const typical = median(page.lines.map((l) => l.layoutBox.height));
+  let best: { index: number; score: number } | undefined;
+  for (const [index, line] of lines.entries()) {
+    if (isTitleOrLabel(line, labelled) || !nameLike(line) || (addressLike(line) && !LEGAL_FORM.test(plain(line.text)))) continue;
+    // The header ends where the body starts: a date or an amount before this line.
+    if (lines.slice(0, index).some((l) => findDates(l.text).length > 0 || findAmounts(l.text).some((a) => a.decimals))) break;
+    const text = plain(line.text);
+    const next = lines[index + 1];
+    const afterNext = lines[index + 2];
+    let score = 0.3 - 0.02 * index;
+    if (LEGAL_FORM.test(text)) score += 0.35;
+    if (next && (REGISTRATION.test(plain(next.text).trim()) || addressLike(next))) score += 0.2;
+    if (next && afterNext && nameLike(next) && LEGAL_FORM.test(plain(next.text)) && (REGISTRATION.test(plain(afterNext.text).trim()) || addressLike(afterNext))) score += 0.15;
+    if (line.layoutBox.height > 1.25 * typical) score += 0.1;
+    if (line.text === line.text.toLowerCase()) score -= 0.25;
+    if (!best || score > best.score) best = { index, score };
+  }
+  if (!best || best.score < 0.25) return [];
+  const nameLines = wholeName(lines, best.index);
+  const name = joinRuns(nameLines);
+  const nameText = correctLegalForm(stripRegistration(name.text.replace(/\s+/g, ' ')));
+  const found: FieldCandidate[] = [
+    { category: 'VendorName', value: name, contentNormalized: nameText, score: Math.min(0.95, 0.45 + best.score), label: 0, labelLine: nameLines[0] },
+  ];
+  const address = addressAfter(lines, best.index + nameLines.length, labelled);
+  if (address.length > 0) {
+    const run = joinRuns(address);
+    found.push({ category: 'VendorAddress', value: run, contentNormalized: run.text.replace(/\s+/g, ' ').trim(), score: 0.7, label: 0, labelLine: address[0] });
+  }
+  return found;
+}
+
+/** A legal form that ends a company's name ("SDN BHD", "S/B"), not a trade word inside it ("TRADING"). */
+const NAME_END = /(?:\bbhd\.?|\bs\/b|\bltd\.?|\blimited|\bplc|\binc\.?|\bllc|\bgmbh|\bb\.?v\.?|\bs\.?a\.?|\bpte\.?)\s*$/;
+
+/**
+ * The lines of a shop's name around the line found: a name set over two or three lines of the
+ * same print ("AIK HUAT HARDWARE" / "ENTERPRISE (SETIA ALAM)" / "SDN BHD") runs from a line that
+ * starts it to the line that ends it with its legal form.
+ */
+function wholeName(lines: readonly TextLine[], index: number): TextLine[] {
+  const name = [lines[index]!];
+  const similar = (a: TextLine, b: TextLine) => Math.max(a.layoutBox.height, b.layoutBox.height) / Math.min(a.layoutBox.height, b.layoutBox.height) < 1.4;
+  const part = (line: TextLine | undefined, neighbour: TextLine) => line !== undefined && nameLike(line) && !addressLike(line) && similar(line, neighbour);
+  // A line that reads as a continuation ("ENTERPRISE (SETIA", "(M) SDN BHD") has its start above.
+  for (let i = index - 1; i >= 0 && name.length < MAX_NAME_LINES; i--) {
+    const first = plain(name[0]!.text).trim();
+    const continuation = /^[(&]/.test(first) || first.split(/\s+/).length <= 2 || LEGAL_FORM.test(first.split(/\s+/)[0] ?? '');
+    if (!continuation || !part(lines[i], name[0]!) || isTitleLine(lines[i]!)) break;
+    name.unshift(lines[i]!);
+  }
+  for (let i = index + 1; i < lines.length && name.length < MAX_NAME_LINES; i++) {
+    const last = plain(name.at(-1)!.text).trim();
+    const next = lines[i]!;
+    const continues = /[&(-]$/.test(last) || /^[(&]/.test(next.text.trim()) || (!NAME_END.test(last) && LEGAL_FORM.test(plain(next.text)));
+    if (!continues || !part(next, name.at(-1)!)) break;
+    name.push(next);
+  }
+  return name;
+}
+
+const MAX_NAME_LINES = 3;
+
+function isTitleLine(line: TextLine): boolean {
+  return /^(?:tax\s+invoice|invoice|receipt|official\s+receipt|cash\s+(?:sale|bill)|simplified|welcome|thank)/.test(plain(line.text));
+}
+
+/** "AEON CO. (M) BHD (126926-H)" -> "AEON CO. (M) BHD". */
+function stripRegistration(name: string): string {
+  return name.replace(/\s*\(?\s*(?:co\.?\s*(?:reg\.?\s*)?no\.?\s*:?\s*)?\d{4,}[\s-]*[A-Za-z]?\s*\)?\s*$/i, '').trim();
+}
+
+/** The address lines after the name: registration numbers skipped, up to the contact and tax lines. */
+function addressAfter(lines: readonly TextLine[], from: number, labelled: ReadonlySet<TextLine>): TextLine[] {
+  const address: TextLine[] = [];
+  for (let i = from; i < lines.length && address.length < 6; i++) {
+    const line = lines[i]!;
+    const text = plain(line.text).trim();
+    if (address.length === 0 && REGISTRATION.test(text)) continue;
+    // A bare telephone number ("07-355 2616") ends the address as a "Tel:" line does.
+    if (labelled.has(line) || AFTER_ADDRESS.test(text) || /^[\d\s()+./-]{7,}$/.test(text) || findDates(line.text).length > 0 || findAmounts(line.text).some((a) => a.decimals)) break;
+    if (address.length === 0 && !addressLike(line)) {
+      // A second name line or a branch name may sit between the name and the address.
+      if (i === from && nameLike(line)) continue;
+      break;
+    }
+    address.push(line);
+  }
+  return address;
+}

@@ -1,0 +1,182 @@
+/**
+ * Who issued the document when no label says so: the line that reads as a company name (a legal
+ * form, a larger font, at the top or in the footer's legal line) heading a block of address, tax
+ * number, IBAN or contact lines, outside the customer's block, and not a title or a label. When
+ * nothing reads that way the vendor stays not detected: a title is never a vendor.
+ */
+import { findIbans } from './identifiers.js';
+import { isInBlockOf } from './invoice-fields.js';
+import type { LabelHit } from './label-hits.js';
+import { findAmounts, findDates, plain } from './normalize.js';
+import { subRun } from './field-values.js';
+import { joinRuns, median, type PageText, type TextLine, type TextRun } from './text-lines.js';
+
+/** Legal forms of companies (on plain text), in the countries whose documents we read. */
+export const LEGAL_FORM =
+  /(?:^|[\s,(])(?:gmbh(?:\s*&\s*co\.?\s*kg)?|ag|kg|ug|ohg|e\.\s?k\.?|b\.\s?v\.?|bv|n\.\s?v\.?|nv|v\.o\.f\.?|vof|bvba|sprl|srl|sarl|s\.a\.r\.l\.?|sas|sasu|eurl|s\.\s?a\.?|sa|s\.\s?a\.\s?s\.?|s\.\s?r\.\s?l\.?|s\.\s?p\.\s?a\.?|spa|s\.\s?n\.\s?c\.?|snc|s\.\s?l\.?(?:\s?u\.?)?|sl|slu|lda\.?|ltda\.?|unipessoal|ltd\.?|limited|llc|l\.l\.c\.?|llp|plc|inc\.?|incorporated|corp\.?|corporation|co\.|company|pvt\.?(?:\s*ltd\.?)?|private\s+limited|(?:sdn\.?\s*)?bhd\.?|s\/b|pte\.?(?:\s*ltd\.?)?|pty\.?(?:\s*ltd\.?)?|oy|ab|a\/s|aps|kft|sp\.?\s*z\s*o\.?\s*o\.?|enterprises?|trading|traders|holdings?|industries|group|restaurant|restoran|cafe|bakeries|hardware|stationery|store|mart|shop|supermarket|pharmacy|hotel)(?=$|[\s,.)])/;
+
+/**
+ * A company name with the OCR's usual misreadings of its legal form put right ("SON BHD",
+ * "SDN 3HD" -> "SDN BHD"): the form is a closed vocabulary, so its letters are known.
+ */
+export function correctLegalForm(name: string): string {
+  return name.replace(/\b(S[DO0B8][NM])(\.?\s*)([B83GR]H[DO0])\b/gi, (_, sdn: string, between: string, bhd: string) => {
+    const upper = sdn === sdn.toUpperCase() && bhd === bhd.toUpperCase();
+    return `${upper ? 'SDN' : 'Sdn'}${between}${upper ? 'BHD' : 'Bhd'}`;
+  });
+}
+
+/** Document titles and other headings that are never the vendor. */
+const TITLE =
+  /^(?:tax\s+|commercial\s+|proforma\s+|pro\s*forma\s+|simplified\s+)?(?:invoice|bill|receipt|statement|quotation|quote|credit\s+note|debit\s+note|facture|rechnung|factuur|fattura|factura|fatura|recibo|ticket|nota|original|copy|duplicate|duplicado|page|pagina|seite|welcome|thank\s+you|cash\s+(?:sale|bill)|official\s+receipt|sales\s+receipt|tax\s+invoice|verkoopfactuur|fatura-recibo|factura\s+simplificada)\b/;
+
+/** A line that carries contact details, an address or a tax number: the body of a party's block. */
+const BLOCK_DETAIL =
+  /@|www\.|https?:|\b(?:tel|phone|fax|mobile|email|e-mail|vat|gst|gstin|sst|tax|ust|btw|tva|iva|nif|cif|uid|mwst|iban|bic|swift|kvk|siret|p\.?\s?iva|reg(?:istration)?\.?\s*no|co\.?\s*reg)\b|\b\d{4,6}\b|\b(?:street|st\.|road|rd\.|avenue|ave\.|lane|drive|straße|strasse|str\.|weg|laan|straat|gracht|rue|avenue|boulevard|via|viale|corso|piazza|calle|avenida|paseo|rua|jalan|jln|lot|taman|floor|suite|unit|building)\b/;
+
+export interface VendorGuess {
+  line: TextLine;
+  run: TextRun;
+  /** 0..1. */
+  score: number;
+}
+
+function isDetailLine(text: string): boolean {
+  return BLOCK_DETAIL.test(plain(text)) || findIbans(text).length > 0;
+}
+
+/** Why a line cannot be a name at all: a title, a label, a date, an amount, contact details. */
+function cannotBeName(line: TextLine, labelled: ReadonlySet<TextLine>): boolean {
+  const text = plain(line.text).trim();
+  if (labelled.has(line)) return true;
+  if (!/\p{L}{2}/u.test(text) || text.length > 70) return true;
+  if (TITLE.test(text) && !LEGAL_FORM.test(text)) return true;
+  if (findDates(line.text).length > 0 || findAmounts(line.text).some((a) => a.decimals)) return true;
+  if (/@|www\.|https?:|^\+?\d[\d\s()-]{6,}$/.test(text)) return true;
+  // Mostly digits: an address number, a phone, a postcode line.
+  return (text.match(/\d/g)?.length ?? 0) > 0.3 * text.replace(/\s/g, '').length;
+}
+
+/**
+ * The first segment of a footer or sender line ("Acme GmbH · Hauptstr. 1 · 10115 Berlin"): the
+ * name before the first separator.
+ */
+function firstSegment(page: PageText, line: TextLine): TextRun | undefined {
+  const match = /\s+[·•|]\s+|\s+-\s+(?=\p{L})/u.exec(line.text);
+  if (!match || match.index < 3) return undefined;
+  return subRun(page, line, 0, match.index);
+}
+
+/**
+ * The best guess of the vendor's name on a page, or undefined. `customerLines` are the lines of
+ * the customer's label (their blocks are the customer's); `hits` are the labels found, whose
+ * lines are fields, not names.
+ */
+export function guessVendor(page: PageText, hits: readonly LabelHit[], customerLines: readonly TextLine[], customerNames: ReadonlySet<string>): VendorGuess | undefined {
+  const labelled = new Set(hits.filter((h) => h.start === 0 && h.definition.category !== 'VendorName').map((h) => h.line));
+  const heights = page.lines.map((l) => l.layoutBox.height);
+  const typical = median(heights);
+  const pageBottom = Math.max(...page.lines.map((l) => l.layoutBox.top + l.layoutBox.height));
+  const pageTop = Math.min(...page.lines.map((l) => l.layoutBox.top));
+  const span = Math.max(1, pageBottom - pageTop);
+  const domains = [...page.text.matchAll(/(?:@|www\.)([a-z0-9-]+)\./gi)].map((m) => plain(m[1]!).replace(/[^a-z]/g, ''));
+  let best: VendorGuess | undefined;
+  for (const line of page.lines) {
+    const inCustomerBlock = customerLines.some((heading) => isInBlockOf(heading, line));
+    if (inCustomerBlock) continue;
+    const segment = firstSegment(page, line);
+    const run: TextRun = segment ?? line;
+    const text = plain(run.text).trim();
+    // An address or contact line heads no block: it is part of one.
+    if (!segment && (cannotBeName(line, labelled) || (isDetailLine(line.text) && !LEGAL_FORM.test(text)))) continue;
+    if (segment && (!/\p{L}{3}/u.test(text) || TITLE.test(text))) continue;
+    if (customerNames.has(text)) continue;
+    const legal = LEGAL_FORM.test(text);
+    const position = (line.layoutBox.top - pageTop) / span;
+    const top = position < 0.3;
+    const footer = position > 0.85;
+    const large = line.layoutBox.height >= 1.3 * typical;
+    const details = blockDetails(page, line);
+    let score = 0.15;
+    if (legal) score += 0.35;
+    if (large) score += 0.15;
+    if (top) score += 0.15 * (1 - position / 0.3);
+    if (footer && (segment || details > 0)) score += 0.1;
+    score += Math.min(details, 3) * 0.08;
+    // The vendor's name repeats (letterhead, sender line, footer) and its letters make its e-mail or web domain.
+    score += Math.min(2, repeats(page, line, text)) * 0.12;
+    if (domains.some((domain) => text.replace(/[^a-z]/g, '').startsWith(domain.slice(0, Math.min(domain.length, 8))) && domain.length >= 4)) score += 0.15;
+    if (segment && (isDetailLine(line.text) || legal)) score += 0.15;
+    // A legal line names the company before its address, tax number and IBAN: the vendor's.
+    if (segment && footer && isDetailLine(line.text)) score += 0.1;
+    if (!top && !footer && !legal) score -= 0.2;
+    if (!best || score > best.score) best = { line, run, score: Math.min(1, score) };
+  }
+  if (!best || best.score < MIN_VENDOR_SCORE) return undefined;
+  return { ...best, run: withWrappedStart(page, best) };
+}
+
+/**
+ * A name set in a narrow box wraps: "ATLAS CONSULTING" over "ENTERPRISES". When the line found is
+ * little more than a legal form, the line just above it in the same type and column starts the name.
+ */
+function withWrappedStart(page: PageText, guess: VendorGuess): TextRun {
+  const { line, run } = guess;
+  const rest = plain(run.text).replace(LEGAL_FORM, ' ').trim();
+  if (rest.split(/\s+/).filter((w) => /\p{L}{2}/u.test(w)).length >= 2) return run;
+  const b = line.layoutBox;
+  // The nearest line above, in the same type, left- or right-aligned with it or overlapping it.
+  const above = page.lines
+    .filter((candidate) => {
+      const a = candidate.layoutBox;
+      const similar = Math.max(a.height, b.height) / Math.min(a.height, b.height) < 1.25;
+      const gap = b.top - (a.top + a.height);
+      const aligned = Math.abs(a.left - b.left) < 2 * b.height || Math.abs(a.left + a.width - (b.left + b.width)) < 2 * b.height;
+      return candidate !== line && similar && gap > -0.3 * b.height && gap < 0.8 * b.height && aligned;
+    })
+    .sort((x, y) => y.layoutBox.top - x.layoutBox.top)[0];
+  return above && /\p{L}{2}/u.test(above.text) && findDates(above.text).length === 0 ? joinRuns([above, run]) : run;
+}
+
+/** How many other lines print this name (a sender line, a footer): a customer's name is printed once. */
+function repeats(page: PageText, line: TextLine, name: string): number {
+  const key = name.replace(/[^\p{L}\p{N}]+/gu, '');
+  if (key.length < 5) return 0;
+  return page.lines.filter((other) => other !== line && plain(other.text).replace(/[^\p{L}\p{N}]+/gu, '').includes(key)).length;
+}
+
+/**
+ * The first line of the address a window envelope shows: the block right under a small sender
+ * line ("Acme GmbH · Hauptstr. 1 · 10115 Berlin"), as German, Dutch and French letters print it.
+ */
+export function recipientUnderSenderLine(page: PageText): TextLine | undefined {
+  const typical = median(page.lines.map((l) => l.layoutBox.height));
+  for (const line of page.lines) {
+    if ((line.text.match(/\s[·•|]\s/g)?.length ?? 0) < 2 || line.layoutBox.height > typical) continue;
+    const below = page.lines.find((candidate) => {
+      const a = line.layoutBox;
+      const b = candidate.layoutBox;
+      const gap = b.top - (a.top + a.height);
+      return gap >= -0.2 * a.height && gap < 2 * b.height && Math.abs(a.left - b.left) < 2 * b.height && candidate !== line;
+    });
+    if (below && /\p{L}{2}/u.test(below.text)) return below;
+  }
+  return undefined;
+}
+
+/** Below this a line is only some text near the top, not a name we can vouch for. */
+const MIN_VENDOR_SCORE = 0.45;
+
+/** How many of the (up to four) lines under `line`, in its column, are address or contact details. */
+function blockDetails(page: PageText, line: TextLine): number {
+  let count = 0;
+  let previous = line;
+  for (let r = line.row + 1; r < page.rows.length && r <= line.row + 5; r++) {
+    const next = page.rows[r]!.find((candidate) => isInBlockOf(previous, candidate) && candidate.layoutBox.top - (previous.layoutBox.top + previous.layoutBox.height) < 1.6 * previous.layoutBox.height);
+    if (!next) break;
+    if (isDetailLine(next.text)) count++;
+    previous = next;
+  }
+  return count;
+}
+

@@ -1,0 +1,122 @@
+/**
+ * The engine threads' side of engine-pool.ts: every CPU-bound step of the pipeline (PDF parsing
+ * and rendering, image work, barcode decoding, OCR orchestration, redaction, the models' page
+ * work) runs here, never on the worker's main thread. Models stay pure functions of their input:
+ * the two things only the main thread does (storing a file, storing chunks) are calls to it over
+ * the task's MessagePort.
+ */
+import type { MessagePort } from 'node:worker_threads';
+import { workerData } from 'piscina';
+import { extractPdfPages } from '../engines/pdf.js';
+import type { ModelResult } from '../models/model.js';
+import { createModelRegistry, type ModelRegistry } from '../models/registry.js';
+import type { EngineReply, EngineTask, HostCall, HostCalls, HostReply, ModelSummary, StoredChunk, ThreadModelInput } from './engine-protocol.js';
+import { inspectSource } from './inspect-source.js';
+import { decodeError, encodeError } from './thread-errors.js';
+import type { TemplateType } from '../domain/enums.js';
+
+/** What engine-pool.ts gives every thread (piscina's workerData). */
+export interface EngineThreadData {
+  asr: { ASR_URL?: string; ASR_API_KEY?: string };
+}
+
+/**
+ * Chunks go to the main thread in batches of about this much JSON (a few text pages: a page's
+ * detections are about 250 KB): each is one INSERT there, short enough not to hold Postgres
+ * from other queries for long, and neither side holds more than a batch of serialized result.
+ */
+const CHUNK_BATCH_BYTES = 1024 * 1024;
+
+let registry: ModelRegistry | undefined;
+function models(): ModelRegistry {
+  registry ??= createModelRegistry((workerData as EngineThreadData).asr);
+  return registry;
+}
+
+type Host = { call: <M extends keyof HostCalls>(method: M, args: HostCalls[M]['args']) => Promise<HostCalls[M]['result']>; close: () => void };
+
+/** Calls to the main thread over `port`, each answered in turn (HostReply). */
+function hostOn(port: MessagePort): Host {
+  let nextId = 0;
+  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (err: Error) => void }>();
+  port.on('message', (reply: HostReply) => {
+    const waiting = pending.get(reply.id);
+    pending.delete(reply.id);
+    if (reply.ok) waiting?.resolve(reply.value);
+    else waiting?.reject(decodeError(reply.error));
+  });
+  return {
+    call: (method, args) =>
+      new Promise((resolve, reject) => {
+        const id = nextId++;
+        pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+        port.postMessage({ id, method, args } as HostCall);
+      }),
+    close: () => port.close(),
+  };
+}
+
+function mean(values: number[]): number | null {
+  return values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
+}
+
+/** Hands the document's chunks to the main thread batch by batch, letting go of each page once it is sent. */
+async function storeChunks(result: Extract<ModelResult, { kind: 'document' }>, host: Host): Promise<ModelSummary> {
+  const chunks: Array<(typeof result.chunks)[number] | undefined> = result.chunks;
+  const confidences: number[] = [];
+  let batch: string[] = [];
+  let bytes = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    await host.call('storeChunks', { json: `[${batch.join(',')}]`, count: batch.length });
+    batch = [];
+    bytes = 0;
+  };
+  for (let index = 0; index < chunks.length; index += 1) {
+    const chunk = chunks[index]!;
+    chunks[index] = undefined;
+    if (chunk.averageConfidence !== null) confidences.push(chunk.averageConfidence);
+    const row: StoredChunk = { chunkNumber: index + 1, pageNumber: chunk.pageNumber, averageConfidence: chunk.averageConfidence, entities: chunk.entities };
+    const json = JSON.stringify(row);
+    batch.push(json);
+    bytes += json.length;
+    if (bytes >= CHUNK_BATCH_BYTES) await flush();
+  }
+  await flush();
+  return {
+    kind: 'document',
+    chunkCount: chunks.length,
+    averageConfidence: mean(confidences),
+    ...(result.redactedBlobKey !== undefined ? { redactedBlobKey: result.redactedBlobKey } : {}),
+  };
+}
+
+async function runModel(templateType: TemplateType, input: ThreadModelInput, port: MessagePort): Promise<ModelSummary> {
+  const host = hostOn(port);
+  try {
+    const result = await models()(templateType)({ ...input, saveOutput: (name, localPath) => host.call('saveOutput', { name, localPath }) });
+    return result.kind === 'document' ? await storeChunks(result, host) : result;
+  } finally {
+    host.close();
+  }
+}
+
+function perform(task: EngineTask): Promise<unknown> {
+  switch (task.kind) {
+    case 'inspect':
+      return inspectSource(task.path);
+    case 'extractPdfPages':
+      return extractPdfPages(task.sourcePath, task.pages, task.outPath);
+    case 'model':
+      return runModel(task.templateType, task.input, task.host);
+  }
+}
+
+/** piscina's entry point: one task, its answer or its error as data. */
+export default async function engineThread(task: EngineTask): Promise<EngineReply<unknown>> {
+  try {
+    return { ok: true, value: await perform(task) };
+  } catch (err) {
+    return { ok: false, error: encodeError(err) };
+  }
+}

@@ -1,0 +1,213 @@
+import { Prisma } from '../generated/prisma/client.js';
+/**
+ * From the webhook outbox to the queue. Triggers write events and pending deliveries in the
+ * transaction of the change (migration 20261128130000_webhooks); every worker then, from a timer
+ * of its own:
+ * - decides batch.finished for the batches a task left processing in (the trigger only notes
+ *   them, so a task change never scans its batch);
+ * - enqueues every pending delivery no job has been confirmed for (`dispatchedAt` null): new
+ *   ones, and retries whose enqueue failed. Job ids are deterministic, so two workers enqueueing
+ *   the same delivery make one job.
+ * The sweep (sweeper.ts) clears `dispatchedAt` of deliveries whose job Redis lost (a FLUSHALL, a
+ * restart without persistence), which brings them back here. Redis down or flushed delays a
+ * delivery; it never drops one.
+ */
+import { TaskStatus } from '../domain/enums.js';
+import { taskStatusText } from '../modules/tasks/tasks.service.js';
+import type { BatchEventData } from '../modules/webhooks/webhooks.schemas.js';
+import type { PipelineDeps } from './pipeline-deps.js';
+import { enqueueWebhookAttempt, jobId, QueueName } from './queues.js';
+
+type Deps = Pick<PipelineDeps, 'prisma' | 'queues' | 'log'>;
+
+const BATCH_CHECKS_PER_ROUND = 200;
+const DELIVERIES_PER_ROUND = 500;
+
+export interface DispatchReport {
+  enqueued: number;
+  batchesFinished: number;
+}
+
+/**
+ * Which organizations a dispatcher serves: every one (a deployed worker), or only those named (a
+ * test sharing its database with other tests, whose outboxes are theirs to dispatch).
+ */
+export interface DispatchScope {
+  tenantIds?: ReadonlySet<number>;
+}
+
+/** The SQL condition of a scope on a table's "tenantId". */
+function inScope(scope: DispatchScope): Prisma.Sql {
+  return scope.tenantIds ? Prisma.sql`"tenantId" = ANY(${[...scope.tenantIds]}::int[])` : Prisma.sql`true`;
+}
+
+/** One round: batch decisions, then the deliveries waiting for a job. */
+export async function dispatchWebhooks(deps: Deps, scope: DispatchScope = {}): Promise<DispatchReport> {
+  const batchesFinished = await decideFinishedBatches(deps, scope);
+  const enqueued = await enqueueUndispatched(deps, scope);
+  return { enqueued, batchesFinished };
+}
+
+/**
+ * Takes the noted batches and emits batch.finished for each that has no task in processing. The
+ * notes are consumed in the transaction that emits, so a crash leaves them for the next round.
+ * The event's dedupe key names the batch's state (tasks, their runs): notes of the same finish
+ * seen in two rounds, or by two workers, emit once; a batch that gets busy again (a task added,
+ * a reprocess) and finishes again emits again.
+ */
+async function decideFinishedBatches(deps: Deps, scope: DispatchScope): Promise<number> {
+  // Most rounds find nothing: no transaction for them.
+  const [noted] = await deps.prisma.$queryRaw<Array<{ any: boolean }>>`SELECT EXISTS (SELECT 1 FROM "WebhookBatchCheck" WHERE ${inScope(scope)}) AS "any"`;
+  if (!noted?.any) return 0;
+  return deps.prisma.$transaction(async (tx) => {
+    const noted = await tx.$queryRaw<Array<{ tenantId: number; batchId: number }>>`
+      WITH taken AS (
+        DELETE FROM "WebhookBatchCheck" WHERE "id" IN (
+          SELECT "id" FROM "WebhookBatchCheck" WHERE ${inScope(scope)} ORDER BY "id" LIMIT ${BATCH_CHECKS_PER_ROUND} FOR UPDATE SKIP LOCKED)
+        RETURNING "tenantId", "batchId")
+      SELECT DISTINCT "tenantId", "batchId" FROM taken`;
+    let emitted = 0;
+    for (const { tenantId, batchId } of noted) {
+      const [probe] = await tx.$queryRaw<Array<{ busy: boolean }>>`
+        SELECT EXISTS (SELECT 1 FROM "Task" WHERE "batchId" = ${batchId} AND "taskStatus" = ANY("webhook_in_flight_statuses"())) AS busy`;
+      if (probe?.busy) continue;
+      const batch = await tx.batch.findFirst({ where: { id: batchId, tenantId } });
+      if (!batch) continue;
+      const byStatus = await tx.$queryRaw<Array<{ taskStatus: number; count: number; restarts: number; lastId: number }>>`
+        SELECT "taskStatus", count(*)::int AS count, sum("restartCount")::int AS restarts, max("id") AS "lastId"
+        FROM "Task" WHERE "batchId" = ${batchId} GROUP BY "taskStatus" ORDER BY "taskStatus"`;
+      const state = [
+        byStatus.reduce((n, s) => n + s.count, 0),
+        byStatus.reduce((n, s) => n + s.restarts, 0),
+        Math.max(0, ...byStatus.map((s) => s.lastId)),
+      ].join('-');
+      const data: BatchEventData = {
+        batch: { batchId: batch.id, workspaceId: batch.workspaceId, displayName: batch.displayName, totalTasks: batch.totalTasks },
+        // Parts a reprocess superseded are not tasks of the batch any more (as in totalTasks).
+        taskStatusCounts: byStatus
+          .filter((s) => s.taskStatus !== TaskStatus.Deleted)
+          .map((s) => ({ taskStatus: s.taskStatus as BatchEventData['taskStatusCounts'][number]['taskStatus'], taskStatusText: taskStatusText(s.taskStatus), count: s.count })),
+      };
+      const [emit] = await tx.$queryRaw<Array<{ eventId: string | null }>>`
+        SELECT "webhook_emit"(${tenantId}, 'batch.finished', ${JSON.stringify(data)}::jsonb, ${`batch.finished:${batchId}:${state}`}) AS "eventId"`;
+      if (emit?.eventId) emitted += 1;
+    }
+    return emitted;
+  });
+}
+
+/** Enqueues the deliveries without a confirmed job, each delayed until its attempt is due. */
+async function enqueueUndispatched(deps: Deps, scope: DispatchScope): Promise<number> {
+  const waiting = await deps.prisma.$queryRaw<Array<{ id: number; tenantId: number; attempts: number; nextAttemptAt: Date | null }>>`
+    SELECT "id", "tenantId", "attempts", "nextAttemptAt" FROM "WebhookDelivery"
+    WHERE "status" = 'pending' AND "dispatchedAt" IS NULL AND ${inScope(scope)} ORDER BY "id" LIMIT ${DELIVERIES_PER_ROUND}`;
+  const confirmed: Array<{ id: number; attempts: number }> = [];
+  for (const d of waiting) {
+    const ok = await enqueueWebhookAttempt(deps.queues, { tenantId: d.tenantId, deliveryId: d.id, attempt: d.attempts }, d.nextAttemptAt ?? new Date());
+    // Redis is down: the rest would only wait for their timeouts too. The next round tries again.
+    if (!ok) break;
+    confirmed.push({ id: d.id, attempts: d.attempts });
+  }
+  if (confirmed.length) {
+    // Only where the attempt is still the one enqueued: a job that already ran has moved it on.
+    await deps.prisma.$executeRaw`
+      UPDATE "WebhookDelivery" AS d SET "dispatchedAt" = now()
+      FROM unnest(${confirmed.map((c) => c.id)}::int[], ${confirmed.map((c) => c.attempts)}::int[]) AS c("id", "attempts")
+      WHERE d."id" = c."id" AND d."attempts" = c."attempts" AND d."status" = 'pending' AND d."dispatchedAt" IS NULL`;
+  }
+  return confirmed.length;
+}
+
+const LIVE_JOB_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
+const RECOVERY_BATCH = 500;
+
+/**
+ * For the sweep: pending deliveries past their attempt's time (by `graceMs`) whose job is not
+ * live any more (Redis lost it, or it failed on our side every time) go back to the dispatcher.
+ * Returns their ids.
+ */
+export async function recoverWebhookDeliveries(deps: Deps, now: Date, graceMs: number, tenantId?: number): Promise<number[]> {
+  const recovered: number[] = [];
+  const queue = deps.queues[QueueName.Webhook];
+  let afterId = 0;
+  for (;;) {
+    const overdue = await deps.prisma.webhookDelivery.findMany({
+      where: {
+        ...(tenantId === undefined ? {} : { tenantId }),
+        id: { gt: afterId },
+        status: 'pending',
+        dispatchedAt: { not: null },
+        nextAttemptAt: { lt: new Date(now.getTime() - graceMs) },
+      },
+      orderBy: { id: 'asc' },
+      take: RECOVERY_BATCH,
+      select: { id: true, attempts: true },
+    });
+    if (overdue.length === 0) return recovered;
+    afterId = overdue[overdue.length - 1]!.id;
+    for (const d of overdue) {
+      const id = jobId.webhook({ deliveryId: d.id, attempt: d.attempts });
+      if (LIVE_JOB_STATES.has(await queue.getJobState(id))) continue;
+      // A finished job of the same id would make the new enqueue a no-op.
+      await queue.remove(id);
+      const { count } = await deps.prisma.webhookDelivery.updateMany({
+        where: { id: d.id, status: 'pending', attempts: d.attempts, dispatchedAt: { not: null } },
+        data: { dispatchedAt: null },
+      });
+      if (count) recovered.push(d.id);
+    }
+  }
+}
+
+/** Finished deliveries (and events left without any) older than `days` are deleted, a bounded number per sweep. */
+export async function pruneWebhookHistory(deps: Pick<Deps, 'prisma'>, now: Date, days: number): Promise<void> {
+  const before = new Date(now.getTime() - days * 86_400_000);
+  await deps.prisma.$executeRaw`
+    DELETE FROM "WebhookDelivery" WHERE "id" IN (
+      SELECT "id" FROM "WebhookDelivery" WHERE "createdAt" < ${before} AND "status" <> 'pending' LIMIT 5000)`;
+  await deps.prisma.$executeRaw`
+    DELETE FROM "WebhookEvent" WHERE "id" IN (
+      SELECT e."id" FROM "WebhookEvent" e
+      WHERE e."createdAt" < ${before} AND NOT EXISTS (SELECT 1 FROM "WebhookDelivery" d WHERE d."eventId" = e."id") LIMIT 5000)`;
+}
+
+export interface WebhookDispatchSchedule {
+  /** Stops the timer and waits for a round under way. */
+  stop: () => Promise<void>;
+}
+
+/**
+ * Runs a dispatch round every `everyMs` from a timer of this process; a round starts only after
+ * the previous one ended, and a failed round (Postgres or Redis down) is logged and tried again.
+ */
+export function scheduleWebhookDispatch(deps: Deps, options: { everyMs: number } & DispatchScope): WebhookDispatchSchedule {
+  const log = deps.log.child({ component: 'webhook-dispatch' });
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  let stopped = false;
+  let failing = false;
+  const round = async () => {
+    try {
+      const report = await dispatchWebhooks(deps, options);
+      if (report.enqueued || report.batchesFinished) log.debug(report, 'webhooks dispatched');
+      if (failing) log.info('webhook dispatch succeeds again');
+      failing = false;
+    } catch (err) {
+      if (!failing) log.warn({ err, retryInMs: options.everyMs }, 'webhook dispatch failed');
+      failing = true;
+    }
+  };
+  const tick = () => {
+    running = round().finally(() => {
+      if (!stopped) timer = setTimeout(tick, options.everyMs);
+    });
+  };
+  timer = setTimeout(tick, 0);
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

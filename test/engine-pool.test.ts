@@ -1,0 +1,105 @@
+import { pino } from 'pino';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TemplateType } from '../src/domain/enums.js';
+import { InputUnreadableError } from '../src/engines/errors.js';
+import { ModelRejectedInputError } from '../src/models/model.js';
+import { createEnginePool, EngineThreadError, type EnginePool, type ModelHost } from '../src/pipeline/engine-pool.js';
+import type { ThreadModelInput } from '../src/pipeline/engine-protocol.js';
+import { UnsupportedFileError } from '../src/pipeline/source-inspection.js';
+import { textPdf } from './support/fixtures.js';
+
+/**
+ * The engine threads load the app's TypeScript modules under vitest (and tsx: the same bootstrap),
+ * and what they throw reaches the main thread as the class the pipeline decides by.
+ */
+let dir: string;
+let pool: EnginePool;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'engine-pool-'));
+  pool = createEnginePool({ threads: 1, threadMaxMemoryMb: 1024, asr: {}, log: pino({ level: 'silent' }) });
+});
+afterAll(async () => {
+  await pool.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function file(name: string, body: Buffer): Promise<string> {
+  const at = path.join(dir, name);
+  await writeFile(at, body);
+  return at;
+}
+
+function modelInput(sourcePath: string, overrides: Partial<ThreadModelInput> = {}): ThreadModelInput {
+  return {
+    tenantId: 1,
+    taskId: 1,
+    templateType: TemplateType.Layout,
+    sourcePath,
+    kind: 'pdf',
+    mimeType: 'application/pdf',
+    pages: [1, 2],
+    useHigherQuality: false,
+    templateFields: null,
+    workDir: dir,
+    ...overrides,
+  };
+}
+
+/** A host that keeps what the thread hands over. */
+function recordingHost() {
+  const batches: Array<{ chunkNumber: number; pageNumber: number }[]> = [];
+  const host: ModelHost = {
+    saveOutput: async ({ name }) => `saved/${name}`,
+    storeChunks: async ({ json, count }) => {
+      const rows = JSON.parse(json) as { chunkNumber: number; pageNumber: number }[];
+      expect(rows).toHaveLength(count);
+      batches.push(rows.map(({ chunkNumber, pageNumber }) => ({ chunkNumber, pageNumber })));
+    },
+  };
+  return { host, batches };
+}
+
+describe('engine threads', () => {
+  it('inspect a PDF in a thread', async () => {
+    const inspected = await pool.inspectSource(await file('three.pdf', await textPdf(3)));
+    expect(inspected).toMatchObject({ kind: 'pdf', pageCount: 3, mimeType: 'application/pdf' });
+  });
+
+  it('rethrow what a thread throws as the class the pipeline decides by', async () => {
+    await expect(pool.inspectSource(await file('notes.txt', Buffer.from('plain text, no document')))).rejects.toBeInstanceOf(UnsupportedFileError);
+    const broken = await file('broken.pdf', Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2000, 0x41)]));
+    await expect(pool.inspectSource(broken)).rejects.toBeInstanceOf(InputUnreadableError);
+    const missing = await pool.inspectSource(path.join(dir, 'gone.pdf')).catch((err: unknown) => err);
+    expect((missing as NodeJS.ErrnoException).code).toBe('ENOENT');
+    // The transcription model refuses a document: ModelRejectedInputError (RecognitionFailed, no retry).
+    const pdf = await file('doc.pdf', await textPdf(2));
+    const rejected = await pool.runModel(TemplateType.Transcripts, modelInput(pdf), recordingHost().host).catch((err: unknown) => err);
+    expect(rejected).toBeInstanceOf(ModelRejectedInputError);
+    expect((rejected as Error).message).toMatch(/audio or video/);
+  });
+
+  it("run a model and hand its chunks to the main thread in numbered batches, keeping only a summary", async () => {
+    const pdf = await file('five.pdf', await textPdf(5));
+    const { host, batches } = recordingHost();
+    const summary = await pool.runModel(TemplateType.Layout, modelInput(pdf, { pages: [1, 2, 3, 4, 5] }), host);
+    expect(summary).toMatchObject({ kind: 'document', chunkCount: 5 });
+    expect(batches.flat()).toEqual([1, 2, 3, 4, 5].map((n) => ({ chunkNumber: n, pageNumber: n })));
+  });
+
+  it('fail the task of a thread that runs out of memory, and go on with a new thread', async () => {
+    const small = createEnginePool({ threads: 1, threadMaxMemoryMb: 8, asr: {}, log: pino({ level: 'silent' }) });
+    try {
+      const pdf = await file('ten.pdf', await textPdf(10));
+      const died = await small.runModel(TemplateType.Layout, modelInput(pdf, { pages: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] }), recordingHost().host).catch((err: unknown) => err);
+      expect(died).toBeInstanceOf(EngineThreadError);
+      expect((died as Error).message).toMatch(/memory/i);
+    } finally {
+      await small.close();
+    }
+    // This process and the other pool are unharmed.
+    expect(await pool.inspectSource(await file('after.pdf', await textPdf(1)))).toMatchObject({ pageCount: 1 });
+  });
+});

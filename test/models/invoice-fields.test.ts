@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import type { Entity } from '../../src/modules/exports/document-export.schemas.js';
+import { invoicesUniversalModel } from '../../src/models/invoice.js';
+import { useScratchDir } from '../engines/fixtures.js';
+import { entitiesOf, modelInput, textPdf, writeFixture, type Placed } from './document-fixtures.js';
+
+/** The normalised value of every field found, by category. */
+function fields(entities: readonly Entity[]): Record<string, string | null> {
+  return Object.fromEntries(entities.filter((e) => e.type === 'Field' && !e.notDetected).map((e) => [e.category, e.keyValues[0]!.contentNormalized]));
+}
+
+function confidence(entities: readonly Entity[], category: string): number | undefined {
+  return entities.find((e) => e.category === category && !e.notDetected)?.confidence;
+}
+
+/** Lines of text, one under the other from y = 60, each at its own x. */
+const lines = (...texts: Array<string | [string, number]>): Placed[] =>
+  texts.map((text, i) => (typeof text === 'string' ? { text, x: 50, y: 60 + 16 * i } : { text: text[0], x: text[1], y: 60 + 16 * i }));
+
+describe('invoice fields', () => {
+  const scratch = useScratchDir();
+  let count = 0;
+  const read = async (page: Placed[]) => {
+    const pdf = await writeFixture(scratch.file(`invoice-${++count}.pdf`), await textPdf([page]));
+    return entitiesOf(await invoicesUniversalModel(await modelInput(pdf, 'pdf', [1])));
+  };
+
+  describe('label vocabulary and grammar, in the languages of the invoices', () => {
+    it('French: number and date in one sentence, the number glued to "n°"', async () => {
+      const found = fields(await read(lines('Facture n°2024-118 du 3 mars 2024', 'Échéance : 2 avril 2024', 'Total HT 1 000,00 €', 'TVA 20 % 200,00 €', 'Net à payer 1 200,00 €')));
+      expect(found).toMatchObject({ InvoiceId: '2024-118', InvoiceDate: '2024-03-03', DueDate: '2024-04-02', SubTotal: '1000.00', TotalTax: '200.00', InvoiceTotal: '1200.00', Currency: 'EUR' });
+    });
+
+    it('Dutch: one-word labels and Dutch month names', async () => {
+      const found = fields(await read(lines('Factuurnummer: 2024-0042', 'Factuurdatum: 15 maart 2024', 'Vervaldatum: 14 april 2024', 'Subtotaal € 1.000,00', 'BTW 21% € 210,00', 'Totaal te betalen € 1.210,00')));
+      expect(found).toMatchObject({ InvoiceId: '2024-0042', InvoiceDate: '2024-03-15', DueDate: '2024-04-14', SubTotal: '1000.00', TotalTax: '210.00', InvoiceTotal: '1210.00' });
+    });
+
+    it('German: abbreviated labels, the tax rate before its word', async () => {
+      const found = fields(await read(lines('Rechnungs-Nr. RE-10023', 'Datum 05.06.2024', 'Zahlbar bis 19.06.2024', 'Zwischensumme 1.000,00 EUR', 'zzgl. 19% MwSt. 190,00 EUR', 'Gesamtbetrag 1.190,00 EUR')));
+      expect(found).toMatchObject({ InvoiceId: 'RE-10023', InvoiceDate: '2024-06-05', DueDate: '2024-06-19', SubTotal: '1000.00', TotalTax: '190.00', InvoiceTotal: '1190.00' });
+    });
+
+    it('Italian and Spanish labels and month names', async () => {
+      expect(fields(await read(lines('Fattura n. 118/2024', 'Data 3 marzo 2024', 'Imponibile 100,00', 'IVA 22% 22,00', 'Totale documento 122,00')))).toMatchObject({
+        InvoiceId: '118/2024',
+        InvoiceDate: '2024-03-03',
+        SubTotal: '100.00',
+        TotalTax: '22.00',
+        InvoiceTotal: '122.00',
+      });
+      expect(fields(await read(lines('Nº Factura: F-2024-77', 'Fecha de emisión: 3 de marzo de 2024', 'Base imponible 100,00', 'IVA 21% 21,00', 'Total a pagar 121,00')))).toMatchObject({
+        InvoiceId: 'F-2024-77',
+        InvoiceDate: '2024-03-03',
+        InvoiceTotal: '121.00',
+      });
+    });
+
+    it('English totals: through leaders, "Nett Total", "Total Payable", "Grand Total"', async () => {
+      expect(fields(await read(lines('Statement of account', 'Total for this period ........................ EUR 12.30')))).toMatchObject({ InvoiceTotal: '12.30', Currency: 'EUR' });
+      expect(fields(await read(lines('Sub Total 10.00', 'Service Tax 6% 0.60', 'Nett Total 10.60')))).toMatchObject({ SubTotal: '10.00', TotalTax: '0.60', InvoiceTotal: '10.60' });
+      expect(fields(await read(lines('Taxable Value 500.00', 'IGST @ 18% 90.00', 'Total Payable Rs. 590.00')))).toMatchObject({ InvoiceTotal: '590.00', TotalTax: '90.00', Currency: 'INR' });
+      expect(fields(await read(lines('Invoice # 10482', 'Grand Total $1,234.56')))).toMatchObject({ InvoiceId: '10482', InvoiceTotal: '1234.56', Currency: 'USD' });
+    });
+  });
+
+  describe('label to value by geometry', () => {
+    it('reads values far right of their labels, under them (a header row over its cells) and in the next column', async () => {
+      const found = fields(
+        await read([
+          { text: 'Northwind Supplies Ltd', x: 50, y: 40, size: 16 },
+          { text: 'Invoice No.', x: 50, y: 100 },
+          { text: 'Invoice Date', x: 200, y: 100 },
+          { text: 'Due Date', x: 350, y: 100 },
+          { text: 'INV-0042', x: 50, y: 116 },
+          { text: '15/01/2024', x: 200, y: 116 },
+          { text: '14/02/2024', x: 350, y: 116 },
+          { text: 'Bill to:', x: 50, y: 160 },
+          { text: 'Contoso Trading GmbH', x: 50, y: 174 },
+          { text: 'Subtotal', x: 330, y: 300 },
+          { text: '1,000.00', x: 500, y: 300 },
+          { text: 'VAT 20%', x: 330, y: 316 },
+          { text: '200.00', x: 500, y: 316 },
+          // The amount a little lower than its label, as OCR often sets a larger total.
+          { text: 'Total due', x: 330, y: 332 },
+          { text: '1,200.00 GBP', x: 480, y: 340, size: 14 },
+        ]),
+      );
+      expect(found).toMatchObject({
+        InvoiceId: 'INV-0042',
+        InvoiceDate: '2024-01-15',
+        DueDate: '2024-02-14',
+        CustomerName: 'Contoso Trading GmbH',
+        SubTotal: '1000.00',
+        TotalTax: '200.00',
+        InvoiceTotal: '1200.00',
+        Currency: 'GBP',
+      });
+    });
+
+    it('picks the total that subtotal and tax add up to, not the last one printed', async () => {
+      const entities = await read([
+        { text: 'Subtotal', x: 330, y: 60 },
+        { text: '1,000.00', x: 500, y: 60 },
+        { text: 'VAT 21%', x: 330, y: 76 },
+        { text: '210.00', x: 500, y: 76 },
+        { text: 'Total', x: 330, y: 92 },
+        { text: '1,210.00', x: 500, y: 92 },
+        { text: 'Payments received', x: 50, y: 140 },
+        { text: 'Total', x: 330, y: 156 },
+        { text: '400.00', x: 500, y: 156 },
+      ]);
+      expect(fields(entities)).toMatchObject({ SubTotal: '1000.00', TotalTax: '210.00', InvoiceTotal: '1210.00' });
+    });
+  });
+
+  describe('normalisation across the document', () => {
+    it('reads an ambiguous date the way the document\'s other dates are written', async () => {
+      expect(fields(await read(lines('Invoice date: 03/04/2024', 'Due date: 18/04/2024', 'Total 10.00')))).toMatchObject({ InvoiceDate: '2024-04-03', DueDate: '2024-04-18' });
+      expect(fields(await read(lines('Invoice date: 03/04/2024', 'Due date: 04/18/2024', 'Total 10.00')))).toMatchObject({ InvoiceDate: '2024-03-04', DueDate: '2024-04-18' });
+    });
+
+    it('reads it month first on an American invoice', async () => {
+      const found = fields(await read(lines('Redwood Supplies Inc.', '120 Market Street, Austin, TX 78701', 'Invoice date: 03/04/2024', 'Total $10.00')));
+      expect(found).toMatchObject({ InvoiceDate: '2024-03-04', Currency: 'USD' });
+    });
+
+    it('reads Indian amounts and currencies', async () => {
+      // The text layer's standard fonts have no ₹ sign: INR and Rs. stand for it.
+      const found = fields(await read(lines('Taxable Value INR 1,00,000.00', 'CGST @ 9% 9,000.00', 'SGST @ 9% 9,000.00', 'Total Rs. 1,18,000.00')));
+      expect(found).toMatchObject({ SubTotal: '100000.00', TotalTax: '18000.00', InvoiceTotal: '118000.00', Currency: 'INR' });
+    });
+  });
+
+  describe('confidence', () => {
+    it('is high for totals that add up on a text layer, and never certain for a total that does not', async () => {
+      const consistent = await read(lines('Invoice No: A-17', 'Subtotal 100.00', 'VAT 20% 20.00', 'Total due 120.00'));
+      expect(confidence(consistent, 'InvoiceTotal')).toBeGreaterThanOrEqual(0.9);
+      const inconsistent = await read(lines('Invoice No: A-17', 'Subtotal 100.00', 'VAT 20% 20.00', 'Total due 130.00'));
+      expect(fields(inconsistent)).toMatchObject({ InvoiceTotal: '130.00' });
+      expect(confidence(inconsistent, 'InvoiceTotal')).toBeLessThan(0.9);
+    });
+
+    it('does not vouch for a due date before the invoice date', async () => {
+      const entities = await read(lines('Invoice date: 20/03/2024', 'Due date: 10/03/2024', 'Total 10.00'));
+      expect(fields(entities)).toMatchObject({ InvoiceDate: '2024-03-20', DueDate: '2024-03-10' });
+      expect(confidence(entities, 'DueDate')).toBeLessThan(0.9);
+    });
+  });
+});

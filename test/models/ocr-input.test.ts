@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import type { Entity } from '../../src/modules/exports/document-export.schemas.js';
+import { invoicesUniversalModel } from '../../src/models/invoice.js';
+import { layoutModel } from '../../src/models/layout.js';
+import { useScratchDir } from '../engines/fixtures.js';
+import { entitiesOf, modelInput, renderPage, textPdf, writeFixture, type Placed } from './document-fixtures.js';
+
+function fields(entities: readonly Entity[]): Record<string, string | null> {
+  return Object.fromEntries(entities.filter((e) => e.type === 'Field' && !e.notDetected).map((e) => [e.category, e.keyValues[0]!.contentNormalized]));
+}
+
+/** An invoice as a 300 dpi scan of A4 shows it, in pixels. */
+const SCANNED_INVOICE: Placed[] = [
+  { text: 'Northwind Supplies Ltd', x: 200, y: 250, size: 70 },
+  { text: 'Invoice No: INV-2024-0117', x: 200, y: 450 },
+  { text: 'Invoice date: 15/01/2024', x: 200, y: 530 },
+  { text: 'Subtotal: 1,250.00 EUR', x: 1300, y: 900 },
+  { text: 'VAT 23%: 287.50 EUR', x: 1300, y: 980 },
+  { text: 'Total due: 1,537.50 EUR', x: 1300, y: 1060 },
+];
+
+describe('OCR input', () => {
+  const scratch = useScratchDir();
+
+  it('enlarges a small, low-resolution image before reading it', async () => {
+    // About 70 dpi: text 11 pixels high, which tesseract misreads at its own size.
+    const small = SCANNED_INVOICE.map((p) => ({ ...p, x: Math.round(p.x / 4.3), y: Math.round(p.y / 4.3), size: Math.round((p.size ?? 46) / 4.3) }));
+    const image = await writeFixture(scratch.file('small.png'), await renderPage(small, { width: 577, height: 400 }));
+    const found = fields(entitiesOf(await invoicesUniversalModel(await modelInput(image, 'image', [1]))));
+    expect(found).toMatchObject({ InvoiceId: 'INV-2024-0117', InvoiceDate: '2024-01-15', SubTotal: '1250.00', TotalTax: '287.50', InvoiceTotal: '1537.50' });
+  });
+
+  it('OCRs a scanned page whose only text layer is a stamped word', async () => {
+    const scan = await renderPage(SCANNED_INVOICE, { width: 2480, height: 3508 });
+    const pdf = await writeFixture(
+      scratch.file('stamped-scan.pdf'),
+      await textPdf([[{ text: 'PAID', x: 480, y: 60, size: 18 }]], [{ page: 1, png: scan, x: 0, y: 0, size: 595.28, height: 841.89 }]),
+    );
+    const found = fields(entitiesOf(await invoicesUniversalModel(await modelInput(pdf, 'pdf', [1]))));
+    expect(found).toMatchObject({ VendorName: 'Northwind Supplies Ltd', InvoiceId: 'INV-2024-0117', InvoiceTotal: '1537.50' });
+  });
+
+  it('reads the text inside images on a text page: a letterhead with the vendor and its IBAN', async () => {
+    const letterhead = await renderPage(
+      [
+        { text: 'Kestrel Logistics B.V.', x: 40, y: 90, size: 64 },
+        { text: 'Keizersgracht 128, 1015 CX Amsterdam', x: 40, y: 170 },
+        { text: 'IBAN NL91 ABNA 0417 1643 00', x: 40, y: 240 },
+      ],
+      { width: 1400, height: 290 },
+    );
+    const pdf = await writeFixture(
+      scratch.file('letterhead.pdf'),
+      await textPdf(
+        [
+          [
+            { text: 'Invoice No: 2024/17', x: 350, y: 140 },
+            { text: 'Date: 15/01/2024', x: 350, y: 156 },
+            { text: 'Total due: 1,210.00 EUR', x: 350, y: 300 },
+          ],
+        ],
+        [{ page: 1, png: letterhead, x: 40, y: 30, size: 336, height: 69.6 }],
+      ),
+    );
+    const found = fields(entitiesOf(await invoicesUniversalModel(await modelInput(pdf, 'pdf', [1]))));
+    expect(found).toMatchObject({ VendorName: 'Kestrel Logistics B.V.', IBAN: 'NL91ABNA0417164300', InvoiceId: '2024/17', InvoiceTotal: '1210.00' });
+    // The layout model shows those words as lines too.
+    const lines = entitiesOf(await layoutModel(await modelInput(pdf, 'pdf', [1])), 'Line').map((e) => e.keyValues[0]!.content);
+    expect(lines).toContain('IBAN NL91 ABNA 0417 1643 00');
+  });
+});

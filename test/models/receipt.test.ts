@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import type { Entity } from '../../src/modules/exports/document-export.schemas.js';
+import { receiptsModel } from '../../src/models/invoice.js';
+import { useScratchDir } from '../engines/fixtures.js';
+import { entitiesOf, modelInput, renderPage, scannedLook, textPdf, writeFixture, type Placed } from './document-fixtures.js';
+
+function fields(entities: readonly Entity[]): Record<string, string | null> {
+  return Object.fromEntries(entities.filter((e) => e.type === 'Field' && !e.notDetected).map((e) => [e.category, e.keyValues[0]!.contentNormalized]));
+}
+
+/** A till receipt as thermal printers set it: centred header, items, totals with the amounts on the right. */
+function receipt(): Placed[] {
+  const centred = (text: string, y: number, size = 30): Placed => ({ text, x: Math.round(450 - (text.length * size * 0.6) / 2), y, size, font: 'mono' });
+  const left = (text: string, y: number): Placed => ({ text, x: 80, y, size: 30, font: 'mono' });
+  const right = (text: string, y: number): Placed => ({ text, x: 820 - text.length * 18, y, size: 30, font: 'mono' });
+  return [
+    centred('*** WELCOME ***', 90),
+    centred('KEDAI MAJU JAYA SDN BHD', 160, 36),
+    centred('(123456-X)', 210),
+    centred('NO. 12, JALAN BESAR,', 255),
+    centred('43000 KAJANG, SELANGOR', 300),
+    centred('TEL: 03-8736 1234', 345),
+    centred('TAX INVOICE', 410),
+    left('INV: 10023', 470),
+    right('12/03/2018 14:22', 470),
+    left('2 x MILO', 540),
+    right('7.00', 540),
+    left('1 x ROTI BAKAR', 590),
+    right('2.60', 590),
+    left('TOTAL', 660),
+    right('9.60', 660),
+    left('CASH', 710),
+    right('20.00', 710),
+    left('CHANGE', 760),
+    right('10.40', 760),
+    centred('THANK YOU, PLEASE COME AGAIN', 850),
+  ];
+}
+
+describe('receipts', () => {
+  const scratch = useScratchDir();
+
+  it('reads the shop and its address from the header, the date without a label and the amount paid, not the cash tendered', async () => {
+    const image = await writeFixture(scratch.file('receipt.png'), await scannedLook(await renderPage(receipt(), { width: 900, height: 920 }), { degrees: 0.5, noise: 60 }));
+    const entities = entitiesOf(await receiptsModel(await modelInput(image, 'image', [1])));
+    expect(fields(entities)).toMatchObject({
+      VendorName: 'KEDAI MAJU JAYA SDN BHD',
+      VendorAddress: 'NO. 12, JALAN BESAR, 43000 KAJANG, SELANGOR',
+      InvoiceDate: '2018-03-12',
+      InvoiceTotal: '9.60',
+    });
+    expect(entities.find((e) => e.category === 'VendorAddress')!.groupName).toBe('ReceiptFields');
+  });
+
+  it('takes the rounded net total as the amount paid, checked by the cash tendered and the change', async () => {
+    const rows = [['Sub Total', '7.00'], ['GST 6%', '0.42'], ['Rounding Adj', '-0.02'], ['NET TOTAL', '7.40'], ['Cash', '10.00'], ['Change', '2.60']];
+    const page: Placed[] = [
+      { text: 'B & BEST RESTAURANT', x: 60, y: 40, size: 14 },
+      { text: 'NO.12, JALAN SS4C/5, PETALING JAYA', x: 40, y: 60 },
+      { text: 'Date: 10/02/2017', x: 40, y: 90 },
+      ...rows.flatMap(([label, amount], i) => [
+        { text: label!, x: 40, y: 130 + 16 * i },
+        { text: amount!, x: 200, y: 130 + 16 * i },
+      ]),
+    ];
+    const pdf = await writeFixture(scratch.file('rounded.pdf'), await textPdf([page]));
+    const entities = entitiesOf(await receiptsModel(await modelInput(pdf, 'pdf', [1])));
+    expect(fields(entities)).toMatchObject({ InvoiceTotal: '7.40', InvoiceDate: '2017-02-10' });
+    expect(entities.find((e) => e.category === 'InvoiceTotal')!.confidence).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('reports the vendor address as not detected when the header has none', async () => {
+    const page = receipt().filter((p) => !/JALAN|KAJANG/.test(p.text));
+    const image = await writeFixture(scratch.file('no-address.png'), await renderPage(page, { width: 900, height: 920 }));
+    const entities = entitiesOf(await receiptsModel(await modelInput(image, 'image', [1])));
+    expect(entities.find((e) => e.category === 'VendorAddress')).toMatchObject({ notDetected: true });
+  });
+});

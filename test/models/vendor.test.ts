@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { Entity } from '../../src/modules/exports/document-export.schemas.js';
+import { invoicesUniversalModel } from '../../src/models/invoice.js';
+import { useScratchDir } from '../engines/fixtures.js';
+import { entitiesOf, modelInput, textPdf, writeFixture, type Placed } from './document-fixtures.js';
+
+function vendorOf(entities: readonly Entity[]): string | null | undefined {
+  const vendor = entities.find((e) => e.category === 'VendorName');
+  return vendor?.notDetected ? null : vendor?.keyValues[0]?.contentNormalized;
+}
+
+const ITEMS: Placed[] = [
+  { text: 'Description', x: 50, y: 300 },
+  { text: 'Qty', x: 330, y: 300 },
+  { text: 'Amount', x: 480, y: 300 },
+  { text: 'Consulting services', x: 50, y: 316 },
+  { text: '2', x: 330, y: 316 },
+  { text: '500.00', x: 480, y: 316 },
+  { text: 'Total', x: 330, y: 350 },
+  { text: '500.00', x: 480, y: 350 },
+];
+
+describe('vendor', () => {
+  const scratch = useScratchDir();
+  let count = 0;
+  const read = async (page: Placed[]) => {
+    const pdf = await writeFixture(scratch.file(`vendor-${++count}.pdf`), await textPdf([page]));
+    return entitiesOf(await invoicesUniversalModel(await modelInput(pdf, 'pdf', [1])));
+  };
+
+  it('is the company heading the block with its address and tax number, not the title above it or the customer', async () => {
+    const entities = await read([
+      { text: 'TAX INVOICE', x: 50, y: 40, size: 20 },
+      { text: 'Invoice No: 2024/17', x: 380, y: 40 },
+      { text: 'Bill to:', x: 50, y: 90 },
+      { text: 'Contoso Trading GmbH', x: 50, y: 104 },
+      { text: 'Hauptstraße 5, 10115 Berlin', x: 50, y: 118 },
+      { text: 'Kestrel Logistics B.V.', x: 350, y: 90, size: 13 },
+      { text: 'Keizersgracht 128', x: 350, y: 106 },
+      { text: '1015 CX Amsterdam', x: 350, y: 120 },
+      { text: 'BTW-nr: NL123456789B01', x: 350, y: 134 },
+      ...ITEMS,
+    ]);
+    expect(vendorOf(entities)).toBe('Kestrel Logistics B.V.');
+    expect(entities.find((e) => e.category === 'VendorTaxId')?.keyValues[0]?.contentNormalized).toBe('NL123456789B01');
+  });
+
+  it('is found in the legal line of the footer when the header names nobody', async () => {
+    const entities = await read([
+      { text: 'INVOICE', x: 50, y: 40, size: 20 },
+      { text: 'Invoice No: 2024/17', x: 50, y: 70 },
+      { text: 'Date: 15/01/2024', x: 50, y: 84 },
+      ...ITEMS,
+      { text: 'Oakridge Media · Seestrasse 4 · 8002 Zürich · VAT CHE-123.456.789 · IBAN CH93 0076 2011 6238 5295 7', x: 50, y: 800, size: 8 },
+    ]);
+    expect(vendorOf(entities)).toBe('Oakridge Media');
+  });
+
+  it('stays not detected rather than being a title or a heading', async () => {
+    const entities = await read([
+      { text: 'INVOICE', x: 50, y: 40, size: 20 },
+      { text: 'Order summary', x: 50, y: 80, size: 14 },
+      { text: 'Invoice No: 2024/17', x: 50, y: 110 },
+      ...ITEMS,
+    ]);
+    expect(vendorOf(entities)).toBeNull();
+  });
+});

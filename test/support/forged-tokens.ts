@@ -1,0 +1,62 @@
+/**
+ * Authorization headers an attacker or a broken client sends, derived from a genuine token so the
+ * claims look right: unsigned (alg none), signed by another key, HMAC-signed with the public key,
+ * expired, not yet valid, for another issuer or audience, payload swapped under the original
+ * signature, and plain garbage.
+ */
+import { SignJWT, decodeJwt, decodeProtectedHeader, generateKeyPair, type CryptoKey, type JWTPayload } from 'jose';
+import type { SigningKeys } from '../../src/modules/auth/signing-keys.js';
+
+export interface ForgedCredential {
+  label: string;
+  /** The headers to send instead of the genuine Authorization (empty: none at all). */
+  headers: Record<string, string>;
+}
+
+const b64url = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+
+function bearer(label: string, token: string): ForgedCredential {
+  return { label, headers: { authorization: `Bearer ${token}` } };
+}
+
+/** A token with the genuine one's header and claims, changed by `change`, signed with `key` (alg ES256). */
+async function resign(genuine: string, key: CryptoKey | Uint8Array, alg: string, change: (claims: JWTPayload) => JWTPayload): Promise<string> {
+  const header = decodeProtectedHeader(genuine);
+  return new SignJWT(change({ ...decodeJwt(genuine) }))
+    .setProtectedHeader({ ...header, alg })
+    .sign(key);
+}
+
+/** Headers that must all be refused with 401 (or 403) wherever `genuine` is accepted. */
+export async function forgeCredentials(keys: SigningKeys, genuine: string): Promise<ForgedCredential[]> {
+  const [header, payload] = genuine.split('.') as [string, string, string];
+  const claims = decodeJwt(genuine);
+  const now = Math.floor(Date.now() / 1000);
+  const stranger = await generateKeyPair('ES256');
+  const publicKeyBytes = new TextEncoder().encode(JSON.stringify(keys.publicJwk));
+  const otherTenant = typeof claims.tid === 'number' ? claims.tid + 1 : 1;
+  return [
+    { label: 'no Authorization header', headers: {} },
+    { label: 'scheme only', headers: { authorization: 'Bearer' } },
+    { label: 'empty token', headers: { authorization: 'Bearer ' } },
+    { label: 'Basic scheme', headers: { authorization: `Basic ${Buffer.from('client:secret').toString('base64')}` } },
+    { label: 'token without scheme', headers: { authorization: genuine } },
+    { label: 'two tokens', headers: { authorization: `Bearer ${genuine} ${genuine}` } },
+    bearer('not a JWT', 'not-a-jwt'),
+    bearer('three empty parts', '..'),
+    bearer('garbage parts', 'a.b.c'),
+    bearer('64 KB token', 'A'.repeat(65_536)),
+    bearer('token with a byte appended', `${genuine}x`),
+    bearer('signature removed', `${header}.${payload}.`),
+    bearer('alg none', `${b64url({ alg: 'none', typ: decodeProtectedHeader(genuine).typ })}.${payload}.`),
+    bearer('header not JSON', `${b64url('{{{')}.${payload}.${genuine.split('.')[2]}`),
+    bearer('payload not JSON', `${header}.${b64url('[[[')}.${genuine.split('.')[2]}`),
+    bearer('another organization in the payload, original signature', `${header}.${b64url({ ...claims, tid: otherTenant })}.${genuine.split('.')[2]}`),
+    bearer('signed by another key', await resign(genuine, stranger.privateKey, 'ES256', (c) => c)),
+    bearer('HS256 with the public key as secret', await resign(genuine, publicKeyBytes, 'HS256', (c) => c)),
+    bearer('expired', await resign(genuine, keys.privateKey, 'ES256', (c) => ({ ...c, iat: now - 7200, exp: now - 3600 }))),
+    bearer('not valid yet', await resign(genuine, keys.privateKey, 'ES256', (c) => ({ ...c, nbf: now + 3600 }))),
+    bearer('another issuer', await resign(genuine, keys.privateKey, 'ES256', (c) => ({ ...c, iss: 'someone-else' }))),
+    bearer('another audience', await resign(genuine, keys.privateKey, 'ES256', (c) => ({ ...c, aud: 'somewhere-else' }))),
+  ];
+}

@@ -1,0 +1,145 @@
+/**
+ * Webhook deliveries survive Redis losing their jobs: the outbox in Postgres is the truth, and the
+ * worker's own sweep hands a delivery whose job vanished back to the dispatcher. Faults are made
+ * on a Postgres and a redis-server of this file's own (never the machine's shared ones).
+ */
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { jobId, QueueName } from '../src/pipeline/queues.js';
+import { startWorkers, type WorkerPool } from '../src/pipeline/worker.js';
+import { createServices, type Services } from '../src/runtime/services.js';
+import { startBreakableInfra, type BreakableInfra } from './support/breakable-infra.js';
+import { createTestTenant, type TestTenant } from './support/context.js';
+import { textPdf } from './support/fixtures.js';
+import { waitFor } from './support/processes.js';
+import { EXTERNAL } from './support/tenant-objects.js';
+import { startWebhookReceiver, verifiedEvent, type WebhookReceiver } from './support/webhook-receiver.js';
+
+/** Long enough to flush Redis while the retry's job waits in it. */
+const RETRY_DELAY = '3s';
+
+let infra: BreakableInfra;
+let services: Services;
+let app: FastifyInstance;
+let workers: WorkerPool;
+let receiver: WebhookReceiver;
+
+beforeAll(async () => {
+  infra = await startBreakableInfra('docproc_webhooks');
+  receiver = await startWebhookReceiver();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: infra.postgres.url,
+    REDIS_URL: infra.redis.url,
+    DATA_DIR: path.join(infra.dataDir, 'data'),
+    SOURCE_URL_ALLOW_PRIVATE: 'true',
+    LOG_LEVEL: 'silent',
+    WEBHOOK_RETRY_SCHEDULE: RETRY_DELAY,
+  });
+  services = await createServices(config, { databaseUrl: infra.postgres.url, redisUrl: infra.redis.url });
+  app = await buildApp(services);
+  await app.ready();
+  workers = await startWorkers(
+    { ...services, log: pino({ level: 'silent' }) },
+    {
+      redisUrl: infra.redis.url,
+      // As deployed: the worker's own timer sweeps (and so dispatches webhooks); a short grace so a
+      // lost job is found within a second instead of the production 30 s.
+      sweep: { everyMs: 300, databaseUrl: infra.postgres.url, redeliveryGraceMs: 300 },
+      webhookDispatch: { everyMs: 100 },
+    },
+  );
+});
+
+afterAll(async () => {
+  await workers?.close();
+  await app?.close();
+  await services?.close();
+  await receiver?.close();
+  await infra?.close();
+});
+
+async function createHook(t: TestTenant, name: string) {
+  const hookPath = `/${name}`;
+  const res = await app.inject({ method: 'POST', url: `${EXTERNAL}/webhooks`, headers: t.headers, payload: { url: receiver.url(hookPath), eventTypes: ['upload.completed'] } });
+  expect(res.statusCode, res.body).toBe(200);
+  return { webhookId: res.json().webhookId as number, secret: res.json().secret as string, path: hookPath };
+}
+
+/** A TUS upload's last byte: the change whose transaction writes upload.completed. */
+async function completeUpload(t: TestTenant): Promise<string> {
+  const pdf = await textPdf(1);
+  const meta = `filetype ${Buffer.from('application/pdf').toString('base64')}`;
+  const created = await app.inject({ method: 'POST', url: '/files', headers: { ...t.headers, 'tus-resumable': '1.0.0', 'upload-length': String(pdf.length), 'upload-metadata': meta } });
+  expect(created.statusCode, created.body).toBe(201);
+  const location = String(created.headers.location);
+  const sent = await app.inject({
+    method: 'PATCH',
+    url: new URL(location).pathname,
+    headers: { ...t.headers, 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+    payload: pdf,
+  });
+  expect(sent.statusCode, sent.body).toBe(204);
+  return location.split('/').pop()!;
+}
+
+async function onlyDelivery(webhookId: number) {
+  const rows = await services.prisma.webhookDelivery.findMany({ where: { endpointId: webhookId } });
+  expect(rows).toHaveLength(1);
+  return rows[0]!;
+}
+
+describe('Redis losing the jobs', () => {
+  it('delays a delivery flushed between the commit and the first attempt; the sweep gets it delivered', async () => {
+    const t = await createTestTenant({ app, prisma: services.prisma });
+    const hook = await createHook(t, 'flushed-before-first-attempt');
+    // The queue paused: nothing takes the job, so the flush surely comes between its enqueue and its attempt.
+    const queue = services.queues[QueueName.Webhook];
+    await queue.pause();
+    try {
+      const uploadId = await completeUpload(t);
+      const queued = await waitFor(async () => {
+        const d = await onlyDelivery(hook.webhookId);
+        return d.dispatchedAt ? d : undefined;
+      }, 'the delivery to be handed to the queue');
+      expect(await queue.getJobState(jobId.webhook({ deliveryId: queued.id, attempt: 0 }))).toMatch(/^(waiting|paused)$/);
+      // The flush takes the job, and the pause with it.
+      await infra.redis.flushAll();
+      expect(await queue.getJobState(jobId.webhook({ deliveryId: queued.id, attempt: 0 }))).toBe('unknown');
+      const [request] = await receiver.waitForRequests(hook.path, 1);
+      const event = verifiedEvent(request!, hook.secret);
+      expect(event.type === 'upload.completed' && event.data.upload.uploadId).toBe(uploadId);
+      expect(event.id).toBe(queued.eventId);
+      await waitFor(async () => ((await onlyDelivery(hook.webhookId)).status === 'delivered' ? true : undefined), 'the delivery to be recorded');
+    } finally {
+      await queue.resume();
+    }
+  });
+
+  it("delays a retry whose delayed job the flush took; the sweep gets it delivered", async () => {
+    const t = await createTestTenant({ app, prisma: services.prisma });
+    const hook = await createHook(t, 'flushed-while-retrying');
+    receiver.script(hook.path, [{ status: 503, body: 'busy' }]);
+    await completeUpload(t);
+    const waiting = await waitFor(async () => {
+      const d = await onlyDelivery(hook.webhookId);
+      return d.attempts === 1 && d.dispatchedAt && d.lastStatusCode === 503 ? d : undefined;
+    }, 'the retry to wait in Redis');
+    const queue = services.queues[QueueName.Webhook];
+    expect(await queue.getJobState(jobId.webhook({ deliveryId: waiting.id, attempt: 1 }))).toBe('delayed');
+    await infra.redis.flushAll();
+    const requests = await receiver.waitForRequests(hook.path, 2);
+    expect(requests.map((r) => r.status)).toEqual([503, 200]);
+    expect(requests[1]!.headers['webhook-id']).toBe(waiting.eventId);
+    verifiedEvent(requests[1]!, hook.secret);
+    const delivered = await waitFor(async () => {
+      const d = await onlyDelivery(hook.webhookId);
+      return d.status === 'delivered' ? d : undefined;
+    }, 'the retry to be recorded');
+    expect(delivered.attempts).toBe(2);
+  });
+});
