@@ -41,6 +41,7 @@ import { invitationRoutes } from './modules/users/invitations.routes.js';
 import { REVIEW_PREFIX, reviewRoutes } from './modules/review/review.routes.js';
 import { reviewPageRoutes } from './modules/review/review-page.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
+import { vendorProfilesRoutes } from './modules/vendor-profiles/vendor-profiles.routes.js';
 import { idempotencyPlugin } from './http/idempotency.js';
 import { metricsPlugin } from './observability/metrics-endpoint.js';
 import { QUEUE_DASHBOARD_PREFIX, queueDashboardEnabled, queueDashboardRoutes } from './modules/admin/queue-dashboard.js';
@@ -213,6 +214,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       await external.register(transcriptExportRoutes, deps);
       await external.register(usersRoutes, deps);
       await external.register(webhooksRoutes, deps);
+      await external.register(vendorProfilesRoutes, deps);
     }),
     { prefix: EXTERNAL_PREFIX },
   );

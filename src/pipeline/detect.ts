@@ -5,6 +5,8 @@ import { TaskStatus, TemplateType } from '../domain/enums.js';
 import { errorMessage } from '../engines/errors.js';
 import { sniffFile } from '../engines/file-type.js';
 import { isMissingFile, openFileStream } from '../storage/blob-store.js';
+import { LEARNING_TEMPLATES } from '../modules/vendor-profiles/vendor-profile-learning.js';
+import { loadVendorProfiles } from '../modules/vendor-profiles/vendor-profile-snapshots.js';
 import { ModelRejectedInputError } from '../models/model.js';
 import type { ModelSummary } from './engine-protocol.js';
 import type { Engines, ModelHost } from './engine-pool.js';
@@ -99,6 +101,8 @@ export async function detectTask(deps: StageDeps, job: TaskJobPayload, attempt: 
         language: request.context.transcriptLanguage ?? (sniffed.kind === 'audio' || sniffed.kind === 'video' ? workspace.transcriptLanguage : undefined),
         useHigherQuality: request.useHigherQuality,
         templateFields: workspace.templateFields,
+        // Invoice and receipt workspaces: the vendor profiles as they are now (a reprocess reads them again).
+        ...(LEARNING_TEMPLATES.has(templateType) ? { vendorProfiles: await loadVendorProfiles(deps.prisma, task.tenantId, task.workspaceId) } : {}),
         workDir,
       },
       host,

@@ -1,4 +1,5 @@
 import { invalidField } from '../../http/problem.js';
+import { geometryOf } from '../../models/geometry.js';
 import { normalizeValue } from '../../models/normalize.js';
 import type { Entity, KeyValue } from '../exports/document-export.schemas.js';
 import type { KeyValueEdit } from './review.schemas.js';
@@ -11,8 +12,25 @@ export interface Edit {
 function editedKeyValue(keyValue: KeyValue, edit: KeyValueEdit): KeyValue {
   const content = edit.content ?? keyValue.content;
   // A value that had a normalized form keeps one that matches its new content, unless the edit sends its own.
-  const renormalized = keyValue.contentNormalized === null || content === keyValue.content ? keyValue.contentNormalized : normalizeValue(content);
+  const renormalized = (keyValue.contentNormalized === null && keyValue.content !== '') || content === keyValue.content ? keyValue.contentNormalized : normalizeValue(content);
   return { ...keyValue, content, contentNormalized: edit.contentNormalized === undefined ? renormalized : edit.contentNormalized };
+}
+
+/**
+ * The empty value of an expected field the model did not find (notDetected, no keyValues): the
+ * reviewer fills it in with keyValueIndex 0. It has no place on the page (a zero box); vendor
+ * profiles look the reviewer's value up on the page when they learn from the review.
+ */
+function missingValue(entity: Entity): KeyValue | undefined {
+  if (!entity.notDetected || entity.keyValues.length > 0) return undefined;
+  return {
+    ...geometryOf({ left: 0, top: 0, width: 0, height: 0 }, 0),
+    pageNumber: entity.pageNumber,
+    category: entity.category,
+    categoryNormalized: entity.category,
+    content: '',
+    contentNormalized: null,
+  };
 }
 
 /**
@@ -27,7 +45,7 @@ export function applyKeyValueEdits(entities: readonly Entity[], edits: readonly 
   edits.forEach((edit, i) => {
     const entity = result[edit.entityIndex];
     if (!entity) throw invalidField(`${field}.${i}.entityIndex`, `the chunk has ${entities.length} entities`);
-    const keyValue = entity.keyValues[edit.keyValueIndex];
+    const keyValue = entity.keyValues[edit.keyValueIndex] ?? (edit.keyValueIndex === 0 ? missingValue(entity) : undefined);
     if (!keyValue) throw invalidField(`${field}.${i}.keyValueIndex`, `entity ${edit.entityIndex} has ${entity.keyValues.length} keyValues`);
     const next = editedKeyValue(keyValue, edit);
     if (next.content === keyValue.content && next.contentNormalized === keyValue.contentNormalized) return;

@@ -193,6 +193,6 @@ const reviewerRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (reviewer
         response: { 200: completeResponse, ...errors },
       },
     },
-    async (request) => completeReview(deps, reviewerOf(request), request.params.taskId),
+    async (request) => completeReview(deps, reviewerOf(request), request.params.taskId, request.log),
   );
 };

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../../app.js';
 import type { Db } from '../../db/prisma.js';
 import { IntegrationStatus, TaskStatus, TaskType } from '../../domain/enums.js';
@@ -6,6 +7,7 @@ import { AppError, ConflictError, ForbiddenError, NotFoundError } from '../../ht
 import { toIso } from '../../http/schemas.js';
 import { signedFileUrl, userDisplayName } from '../exports/export-links.js';
 import { integrationStatusText, taskStatusText } from '../tasks/tasks.service.js';
+import { learnFromReview, type ReviewedTask } from '../vendor-profiles/vendor-profile-learning.js';
 import { mayReviewIn, reviewScope } from '../users/workspace-roles.js';
 import { pixelsPerUnit } from './page-images.js';
 import {
@@ -149,7 +151,7 @@ const EXPORTED: readonly number[] = [TaskStatus.ExportCompleted, TaskStatus.Proc
  * (and its original first: one lock order, no deadlock) is locked, so two completions at once
  * cannot both miss being the last.
  */
-export async function completeReview(deps: Deps, reviewer: Reviewer, taskId: number): Promise<CompleteResponse> {
+export async function completeReview(deps: Deps, reviewer: Reviewer, taskId: number, log?: FastifyBaseLogger): Promise<CompleteResponse> {
   const found = await reviewableTask(deps.prisma, reviewer, taskId);
   return deps.prisma.$transaction(async (tx) => {
     if (found.parentTaskId !== null) await lockTask(tx, found.parentTaskId);
@@ -166,6 +168,8 @@ export async function completeReview(deps: Deps, reviewer: Reviewer, taskId: num
     const integrationStatus = complete ? IntegrationStatus.Queued : task.integrationStatus;
     // The checkout ends with the review: lastCheckedOutUntil records when.
     await moveTasks(tx, { tenantId: task.tenantId, id: task.id }, task.taskStatus, { taskStatus, integrationStatus, statusChangedAt: now, lastCheckedOutUntil: now });
+    // What the reviewer confirmed and corrected teaches the vendor's profile (invoice and receipt workspaces).
+    if (complete) await learnVendorProfile(tx, { tenantId: task.tenantId, workspaceId: task.workspaceId, taskId: task.id, restartCount: task.restartCount }, now, log);
     if (complete && task.parentTaskId !== null) {
       const parts = await partStatuses(tx, task.tenantId, task.parentTaskId);
       if (parts.every((p) => EXPORTED.includes(p.taskStatus))) {
@@ -185,6 +189,22 @@ export async function completeReview(deps: Deps, reviewer: Reviewer, taskId: num
       reviewComplete: complete,
     };
   });
+}
+
+/**
+ * Vendor-profile learning in the completion's transaction, so the review and what it taught commit
+ * together; behind a savepoint, so that a review whose document teaches nothing usable (a learning
+ * error) still completes, and the error is logged.
+ */
+async function learnVendorProfile(tx: Db, task: ReviewedTask, now: Date, log: FastifyBaseLogger | undefined): Promise<void> {
+  await tx.$executeRaw`SAVEPOINT vendor_profile_learning`;
+  try {
+    await learnFromReview(tx, task, now);
+    await tx.$executeRaw`RELEASE SAVEPOINT vendor_profile_learning`;
+  } catch (err) {
+    await tx.$executeRaw`ROLLBACK TO SAVEPOINT vendor_profile_learning`;
+    log?.error({ err, taskId: task.taskId }, 'vendor profile learning failed; the review completed without it');
+  }
 }
 
 /**

@@ -62,9 +62,11 @@ export function reviewedDocument(chunks: ReadonlyArray<{ chunkNumber: number; en
     const lines = entities.filter((e) => e?.type === 'Line' && Array.isArray(e.keyValues)).flatMap((e) => lineOf(e) ?? []);
     pages.push({ chunk: chunk.chunkNumber, lines });
     for (const entity of entities) {
-      if (entity?.type !== 'Field' || entity.notDetected || !FIELD_NAMES.has(entity.category) || fields.some((f) => f.field === entity.category)) continue;
+      if (entity?.type !== 'Field' || !FIELD_NAMES.has(entity.category) || fields.some((f) => f.field === entity.category)) continue;
       const value = entity.keyValues?.[0];
       if (!value || typeof value.content !== 'string') continue;
+      // A field the model missed teaches only once the reviewer filled it in.
+      if (entity.notDetected && (!entity.editedOn || !value.content.trim())) continue;
       const source = vendorProfileSource.safeParse(entity.vendorProfile);
       fields.push({
         field: entity.category as InvoiceField,
