@@ -96,6 +96,11 @@ function ocrSlots(): ProcessSlots {
   return slots;
 }
 
+/** How many OCR runs may go at once in this process: what a reader of many pages keeps in flight. */
+export function ocrProcessLimit(): number {
+  return ocrSlots().limit;
+}
+
 /** Recognizes the words of an image (PNG buffer or file path) with native tesseract or tesseract.js. */
 export async function ocrImage(image: Buffer | string, options: OcrOptions = {}): Promise<OcrResult> {
   const languages = [...new Set((options.languages?.length ? options.languages : ['en']).map(tesseractLanguage))];

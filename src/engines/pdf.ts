@@ -9,6 +9,7 @@ import type { PageViewport, PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/le
 // Loading the worker module here registers its message handler on globalThis, so pdfjs parses in
 // this thread instead of looking up and importing a worker script.
 import 'pdfjs-dist/legacy/build/pdf.worker.mjs';
+import { countEvent } from '../observability/thread-counts.js';
 import { errorMessage, PdfUnreadableError } from './errors.js';
 import type { Box } from './geometry.js';
 
@@ -359,6 +360,7 @@ async function drawPage<T>(doc: PDFDocumentProxy, pageNumber: number, dpi: numbe
   const canvasFactory = doc.canvasFactory as NodeCanvasFactory;
   const [width, height] = (region ? [region.width * scale, region.height * scale] : [viewport.width, viewport.height]).map((side) => Math.max(1, Math.ceil(side))) as [number, number];
   const target = canvasFactory.create(width, height);
+  countEvent('pageRenders');
   try {
     await unreadableOnError(`page ${pageNumber} rendering`, () => page.render({ canvas: target.canvas, viewport }).promise);
     return read(target.canvas, width, height);

@@ -1,6 +1,9 @@
+import type { Pixels } from '../engines/pdf.js';
+import { cropPixels, toRgba } from '../engines/pixels.js';
 import { readBarcodes } from '../engines/qr.js';
 import type { Point } from '../modules/exports/document-export.schemas.js';
-import { boxOfPoints, round2, type Box } from './geometry.js';
+import { codeRegions, scannedCodeRegions } from './code-regions.js';
+import { boxOfPoints, round2, scaleBox, type Box } from './geometry.js';
 import { OCR_DPI, type SourcePage } from './page-reader.js';
 
 export interface PageBarcode {
@@ -20,23 +23,45 @@ export interface KeyValuePayload {
   duplicatedKeys: string[];
 }
 
-// A text-layer page is only drawn for its codes; at 150 dpi a module of a printed QR code
-// (0.5 mm and up) still spans three pixels, which zxing needs.
-const BARCODE_DPI = 150;
 const QR_FORMATS = new Set(['QRCode', 'MicroQRCode', 'rMQRCode']);
 
 export function isQrCode(barcode: PageBarcode): boolean {
   return QR_FORMATS.has(barcode.format);
 }
 
-/** Every barcode on the page; OCRed pages reuse the image that was OCRed. */
+/**
+ * Every barcode on the page, searched only where one could be: on a text-layer page, the raster
+ * images and the clusters of vector marks its drawing holds (a page of text and rules has none
+ * and is never drawn as pixels); on an OCRed page, the patches of dense ink outside the words the
+ * OCR read, in the pixels it read.
+ */
 export async function findBarcodes(page: SourcePage): Promise<PageBarcode[]> {
-  const { png, unitsPerPixel } = await page.image(page.textSource === 'ocr' ? OCR_DPI : BARCODE_DPI);
-  const codes = await readBarcodes(png);
+  const found: PageBarcode[] = [];
+  if (page.textSource === 'textLayer') {
+    const drawing = await page.drawing();
+    for (const region of drawing ? codeRegions(drawing, page) : []) {
+      const { pixels, unitsPerPixel } = await page.pixels(region.dpi, region.box);
+      found.push(...(await decode(pixels, unitsPerPixel, region.box.left, region.box.top)));
+    }
+    return found;
+  }
+  const { pixels, unitsPerPixel } = await page.pixels(OCR_DPI);
+  const words = page.words.map((word) => ({ text: word.text, confidence: word.confidence, box: scaleBox(word.box, 1 / unitsPerPixel) }));
+  for (const patch of scannedCodeRegions(pixels, words)) {
+    const crop = cropPixels(pixels, patch);
+    found.push(...(await decode(crop, unitsPerPixel, Math.floor(patch.left) * unitsPerPixel, Math.floor(patch.top) * unitsPerPixel)));
+  }
+  return found;
+}
+
+/** The codes in some pixels, their corners in page units (the pixels' origin at `left`, `top` of the page). */
+async function decode(pixels: Pixels, unitsPerPixel: number, left: number, top: number): Promise<PageBarcode[]> {
+  if (pixels.width === 0 || pixels.height === 0) return [];
+  const codes = await readBarcodes({ data: toRgba(pixels), width: pixels.width, height: pixels.height });
   return codes.map(({ text, format, position }) => {
     const points = [position.topLeft, position.topRight, position.bottomRight, position.bottomLeft].map(({ x, y }) => ({
-      x: round2(x * unitsPerPixel),
-      y: round2(y * unitsPerPixel),
+      x: round2(left + x * unitsPerPixel),
+      y: round2(top + y * unitsPerPixel),
     }));
     return { text, format, box: boxOfPoints(points), points };
   });

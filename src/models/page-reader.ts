@@ -1,8 +1,10 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { imagePageToPng, pixelSize, scaleImage, textLineHeight } from '../engines/image.js';
-import { ocrImage, type OcrOptions } from '../engines/ocr.js';
+import { ocrImage, ocrProcessLimit, type OcrOptions } from '../engines/ocr.js';
 import { paddleOcrAvailable, paddleOcrImage } from '../engines/paddle-ocr.js';
-import { openPdf, pdfInfo, pdfPageImageBoxes, pdfPageText, renderPdfPage } from '../engines/pdf.js';
+import { openPdf, pdfInfo, pdfPageDrawing, pdfPageText, renderPdfPage, renderPdfPagePixels, type PageDrawing, type Pixels } from '../engines/pdf.js';
+import { cropPixels, decodeGrey, greyPng } from '../engines/pixels.js';
+import { hasPdftoppm, renderPdfPageGrey } from '../engines/poppler.js';
 import { centerOf, containsPoint, growBox, overlap, scaleBox, unionBox, type Box } from './geometry.js';
 import { ModelRejectedInputError, type ModelInput } from './model.js';
 
@@ -19,6 +21,12 @@ export interface PageWord {
 /** A page drawn as pixels, and how many page units one pixel is. */
 export interface PageImage {
   png: Buffer;
+  unitsPerPixel: number;
+}
+
+/** A page, or a region of it, as decoded pixels (no image encoding), and how many page units one pixel is. */
+export interface PagePixels {
+  pixels: Pixels;
   unitsPerPixel: number;
 }
 
@@ -39,6 +47,17 @@ export interface SourcePage {
   imageWords(): Promise<PageWord[]>;
   /** Every word the page shows: its text layer or OCR, and the words inside its images. */
   allWords(): Promise<PageWord[]>;
+  /**
+   * What a PDF page draws besides its text (raster images, vector marks), from its operator list
+   * without rendering it; undefined for image sources, which are all pixels.
+   */
+  drawing(): Promise<PageDrawing | undefined>;
+  /**
+   * The page as decoded pixels at `dpi` (images keep their own pixels), or only `region` of it
+   * (page units; the pixels' origin is the region's top-left). A full page is drawn once per dpi
+   * and shared with the OCR that read it; a region of a page not drawn whole is drawn alone.
+   */
+  pixels(dpi?: number, region?: Box): Promise<PagePixels>;
 }
 
 export interface ReadOptions {
@@ -65,8 +84,10 @@ export function ocrLanguages(input: ModelInput, extra: readonly string[] = []): 
 }
 
 /**
- * The pages of `input.pages`, one at a time (a long document never sits in memory whole): PDF
- * pages with a text layer give its words, every other page is OCRed.
+ * The pages of `input.pages` in order, read a few ahead of the caller (a long document never sits
+ * in memory whole): PDF pages with a text layer give its words, every other page is OCRed. As
+ * many pages are read at once as OCR processes may run (ocrProcessLimit), so page n+1 is drawn and
+ * OCRed while page n is, and while the caller works on page n-1.
  */
 export async function* readPages(input: ModelInput, options: ReadOptions): AsyncGenerator<SourcePage> {
   switch (input.kind) {
@@ -75,7 +96,7 @@ export async function* readPages(input: ModelInput, options: ReadOptions): Async
       return;
     case 'image':
     case 'tiff':
-      for (const pageNumber of input.pages) yield await readImagePage(input.sourcePath, pageNumber, options);
+      yield* readAhead(input.pages, (pageNumber) => readImagePage(input.sourcePath, pageNumber, options));
       return;
     default:
       throw new ModelRejectedInputError(`document models read PDFs and images, not ${input.kind} files`);
@@ -88,17 +109,43 @@ async function* readPdfPages(input: ModelInput, options: ReadOptions): AsyncGene
   // a yielded page, and be released when the generator finishes or is abandoned.
   const pdf = await openPdf(input.sourcePath);
   try {
-    for (const pageNumber of input.pages) {
-      const size = sizes[pageNumber - 1];
-      if (!size) throw new ModelRejectedInputError(`page ${pageNumber} is outside the document's ${sizes.length} pages`);
-      yield await readPdfPage(pdf, pageNumber, size, options);
-    }
+    const outside = input.pages.find((pageNumber) => !sizes[pageNumber - 1]);
+    if (outside !== undefined) throw new ModelRejectedInputError(`page ${outside} is outside the document's ${sizes.length} pages`);
+    yield* readAhead(input.pages, (pageNumber) => readPdfPage(pdf, input.sourcePath, pageNumber, sizes[pageNumber - 1]!, options));
   } finally {
     await pdf.destroy();
   }
 }
 
-async function readPdfPage(pdf: PDFDocumentProxy, pageNumber: number, size: { width: number; height: number }, options: ReadOptions): Promise<SourcePage> {
+/**
+ * `read` of each item, yielded in order, with up to ocrProcessLimit() reads in flight: the next
+ * read starts as soon as one is handed to the caller. A caller that stops early leaves no read
+ * running (they settle before the generator returns, so the document they use can be closed).
+ */
+async function* readAhead<T>(items: readonly number[], read: (item: number) => Promise<T>): AsyncGenerator<T> {
+  const ahead = Math.max(1, ocrProcessLimit());
+  const pending: Array<Promise<T>> = [];
+  let next = 0;
+  const fill = () => {
+    while (next < items.length && pending.length < ahead) {
+      const reading = read(items[next++]!);
+      reading.catch(() => {}); // awaited below in turn; an error of a read not reached yet is not unhandled
+      pending.push(reading);
+    }
+  };
+  try {
+    fill();
+    while (pending.length > 0) {
+      const page = await pending.shift()!;
+      fill();
+      yield page;
+    }
+  } finally {
+    await Promise.allSettled(pending);
+  }
+}
+
+async function readPdfPage(pdf: PDFDocumentProxy, filePath: string, pageNumber: number, size: { width: number; height: number }, options: ReadOptions): Promise<SourcePage> {
   const rendered = new Map<number, Promise<PageImage>>();
   const image = (dpi = OCR_DPI) => {
     let page = rendered.get(dpi);
@@ -108,16 +155,45 @@ async function readPdfPage(pdf: PDFDocumentProxy, pageNumber: number, size: { wi
     }
     return page;
   };
+  const drawn = new Map<number, Promise<Pixels>>();
+  const wholePage = (dpi: number) => {
+    let page = drawn.get(dpi);
+    if (!page) {
+      page = renderWholePage(pdf, filePath, pageNumber, dpi);
+      drawn.set(dpi, page);
+    }
+    return page;
+  };
+  const pixels = async (dpi = OCR_DPI, region?: Box): Promise<PagePixels> => {
+    const unitsPerPixel = POINTS_PER_INCH / dpi;
+    if (!region) return { pixels: await wholePage(dpi), unitsPerPixel };
+    const whole = drawn.get(dpi);
+    if (whole) return { pixels: cropPixels(await whole, scaleBox(region, 1 / unitsPerPixel)), unitsPerPixel };
+    return { pixels: await renderPdfPagePixels(pdf, pageNumber, dpi, region), unitsPerPixel };
+  };
+  let drawingRead: Promise<PageDrawing> | undefined;
+  const drawing = () => (drawingRead ??= pdfPageDrawing(pdf, pageNumber));
   const layer = await pdfPageText(pdf, pageNumber);
   const words = layer.words.map((word) => ({ ...word, confidence: 1 }));
-  if (layer.hasTextLayer && !(await isScannedPage(pdf, pageNumber, size, words))) {
+  if (layer.hasTextLayer && !(await isScannedPage(drawing, size, words))) {
     let read: Promise<PageWord[]> | undefined;
-    const imageWords = () => (read ??= readImageWords(pdf, pageNumber, size, words, options));
-    return { pageNumber, ...size, textSource: 'textLayer', words, image, imageWords, allWords: async () => [...words, ...(await imageWords())] };
+    const imageWords = () => (read ??= readImageWords(pdf, pageNumber, size, drawing, words, options));
+    return { pageNumber, ...size, textSource: 'textLayer', words, image, imageWords, allWords: async () => [...words, ...(await imageWords())], drawing, pixels };
   }
-  const { png, unitsPerPixel } = await image(OCR_DPI);
-  const ocr = await ocrPage(png, unitsPerPixel, { languages: options.languages, dpi: OCR_DPI, layout: options.layout }, '', options.recogniser);
-  return { pageNumber, ...size, textSource: 'ocr', words: ocr.words, image, imageWords: async () => [], allWords: async () => ocr.words };
+  // The grey pixels the OCR reads stay for the page's other readers (its barcode search).
+  const ocrInput = await pixels(OCR_DPI);
+  const ocr = await ocrPage(await greyPng(ocrInput.pixels), ocrInput.unitsPerPixel, { languages: options.languages, dpi: OCR_DPI, layout: options.layout }, '', options.recogniser);
+  return { pageNumber, ...size, textSource: 'ocr', words: ocr.words, image, imageWords: async () => [], allWords: async () => ocr.words, drawing, pixels };
+}
+
+/**
+ * A whole page as pixels: grey from poppler's pdftoppm where it is installed (a child process,
+ * so the drawing runs beside this thread and needs no image encoding; about twice as fast as
+ * pdf.js on a 300 dpi scan), else RGBA from pdf.js.
+ */
+async function renderWholePage(pdf: PDFDocumentProxy, filePath: string, pageNumber: number, dpi: number): Promise<Pixels> {
+  if (await hasPdftoppm()) return renderPdfPageGrey(filePath, pageNumber, dpi);
+  return renderPdfPagePixels(pdf, pageNumber, dpi);
 }
 
 /** A text layer covering less than this share of the page is a stamp or a note on a scan, not the page's text. */
@@ -129,11 +205,11 @@ const SCANNED_MIN_IMAGE_COVER = 0.5;
  * A page is scanned when images cover most of it and its text layer only a sliver: a scan with a
  * stamped "PAID" or a one-word note is OCRed like a scan without any text layer.
  */
-async function isScannedPage(pdf: PDFDocumentProxy, pageNumber: number, size: { width: number; height: number }, words: readonly PageWord[]): Promise<boolean> {
+async function isScannedPage(drawing: () => Promise<PageDrawing>, size: { width: number; height: number }, words: readonly PageWord[]): Promise<boolean> {
   const area = size.width * size.height;
   const textCover = words.reduce((sum, w) => sum + w.box.width * w.box.height, 0) / area;
   if (textCover >= SCANNED_MAX_TEXT_COVER) return false;
-  const regions = imageRegions(await pdfPageImageBoxes(pdf, pageNumber), size);
+  const regions = imageRegions((await drawing()).images, size);
   return regions.reduce((sum, r) => sum + r.width * r.height, 0) / area >= SCANNED_MIN_IMAGE_COVER;
 }
 
@@ -145,10 +221,11 @@ async function readImageWords(
   pdf: PDFDocumentProxy,
   pageNumber: number,
   size: { width: number; height: number },
+  drawing: () => Promise<PageDrawing>,
   layerWords: readonly PageWord[],
   options: ReadOptions,
 ): Promise<PageWord[]> {
-  const regions = imageRegions(await pdfPageImageBoxes(pdf, pageNumber), size);
+  const regions = imageRegions((await drawing()).images, size);
   const found: PageWord[] = [];
   for (const [index, region] of regions.entries()) {
     const png = await renderPdfPage(pdf, pageNumber, OCR_DPI, region);
@@ -203,7 +280,12 @@ async function readImagePage(path: string, pageNumber: number, options: ReadOpti
   const png = await imagePageToPng(path, pageNumber - 1);
   const { width, height, words } = await ocrPage(png, 1, { languages: options.languages, layout: options.layout }, '', options.recogniser);
   const image = async () => ({ png, unitsPerPixel: 1 });
-  return { pageNumber, width, height, textSource: 'ocr', words, image, imageWords: async () => [], allWords: async () => words };
+  let decoded: Promise<Pixels> | undefined;
+  const pixels = async (_dpi?: number, region?: Box): Promise<PagePixels> => {
+    const whole = await (decoded ??= decodeGrey(png));
+    return { pixels: region ? cropPixels(whole, region) : whole, unitsPerPixel: 1 };
+  };
+  return { pageNumber, width, height, textSource: 'ocr', words, image, imageWords: async () => [], allWords: async () => words, drawing: async () => undefined, pixels };
 }
 
 /**

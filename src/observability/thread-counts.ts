@@ -5,7 +5,8 @@
  */
 import { BroadcastChannel, isMainThread } from 'node:worker_threads';
 
-export type ThreadCounter = 'ocrPages';
+/** ocrPages: images OCRed; pageRenders: PDF pages (or regions of them) drawn as pixels. */
+export type ThreadCounter = 'ocrPages' | 'pageRenders';
 type Sinks = Partial<Record<ThreadCounter, (n: number) => void>>;
 
 const CHANNEL = 'docproc:thread-counts';
