@@ -24,9 +24,11 @@ import {
   findValue,
   frameOf,
   fromRegion,
+  identifierValue,
   keyOf,
   ocrTolerance,
   rangeBox,
+  shapeOf,
   toRegion,
   valuesIn,
   type FoundValue,
@@ -133,7 +135,36 @@ function readOnPage(field: InvoiceField, evidence: FieldEvidence, page: ProfileP
   if (VENDOR_CONSTANTS.has(field)) return byValue(evidence, page, frame);
   const found = (evidence.label && byLabel(evidence, page, frame)) || (evidence.region && byRegion(evidence, page, frame));
   // A vendor bills in its currency: where no label places it, the mention of it.
-  return found || (field === 'Currency' ? byValue(evidence, page, frame) : undefined);
+  if (!found) return field === 'Currency' ? byValue(evidence, page, frame) : undefined;
+  return evidence.kind === 'identifier' || evidence.kind === 'taxId' ? conformed(found, evidence) : found;
+}
+
+/** Characters OCR confuses, as the letter read for a digit and the digit read for a letter. */
+const AS_DIGIT: Readonly<Record<string, string>> = { O: '0', o: '0', D: '0', Q: '0', I: '1', l: '1', i: '1', '|': '1', Z: '2', z: '2', S: '5', s: '5', B: '8', G: '6', g: '9', T: '7' };
+const AS_LETTER: Readonly<Record<string, string>> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '8': 'B', '6': 'G', '$': 'S' };
+
+/**
+ * A scanned identifier read as the vendor prints its identifiers: where it has the length of the
+ * learned value and only OCR's usual confusions stand between them position by position (an O
+ * where the learned value has a digit, a 0 where it has a letter), the confusions are undone.
+ * A text layer's characters are what was printed, and are left alone.
+ */
+function conformed(reading: ProfileReading, evidence: FieldEvidence): ProfileReading {
+  const text = reading.run.text;
+  const learned = evidence.content;
+  if (reading.run.words.every((w) => w.confidence >= 0.999) || text.length !== learned.length) return reading;
+  let fixed = '';
+  for (let i = 0; i < text.length; i++) {
+    const [c, want] = [text[i]!, learned[i]!];
+    const digitWanted = /\d/.test(want);
+    const letterWanted = /\p{L}/u.test(want);
+    if (digitWanted && !/\d/.test(c)) fixed += AS_DIGIT[c] ?? c;
+    else if (letterWanted && !/\p{L}/u.test(c)) fixed += AS_LETTER[c] === undefined ? c : want === want.toLowerCase() ? AS_LETTER[c]!.toLowerCase() : AS_LETTER[c]!;
+    else fixed += c;
+  }
+  if (fixed === text || shapeOf(fixed) !== shapeOf(learned)) return reading;
+  const value = identifierValue(evidence.kind, fixed);
+  return { ...reading, run: { ...reading.run, text: fixed }, contentNormalized: value };
 }
 
 const centre = (box: Box) => ({ x: box.left + box.width / 2, y: box.top + box.height / 2 });

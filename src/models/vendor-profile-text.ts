@@ -131,7 +131,8 @@ export function shapeOf(text: string): string {
     .replace(/\d+/g, '9');
 }
 
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+/** Escapes what a unicode-mode pattern treats as syntax (there "\\-" and "\\/" are errors, so those stay as they are). */
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The pattern of a shape, between word boundaries (a date's or a code's part is no match). */
 function shapePattern(shape: string): RegExp {

@@ -1,8 +1,9 @@
 import { invalidField } from '../../http/problem.js';
+import { newEntity } from '../../models/entities.js';
 import { geometryOf } from '../../models/geometry.js';
 import { normalizeValue } from '../../models/normalize.js';
 import type { Entity, KeyValue } from '../exports/document-export.schemas.js';
-import type { KeyValueEdit } from './review.schemas.js';
+import type { FieldAddition, KeyValueEdit } from './review.schemas.js';
 
 export interface Edit {
   userId: number;
@@ -55,4 +56,38 @@ export function applyKeyValueEdits(entities: readonly Entity[], edits: readonly 
     changed = true;
   });
   return changed ? result : null;
+}
+
+/**
+ * The chunk's entities with the reviewer's added fields after them (addedBy, addedOn), or null
+ * when none is added. A field the chunk already reports is edited, not added again.
+ */
+export function addFields(
+  entities: readonly Entity[],
+  added: readonly FieldAddition[],
+  page: { pageNumber: number; chunkNumber: number },
+  by: Edit,
+  field: string,
+): Entity[] | null {
+  if (added.length === 0) return null;
+  const result = [...entities];
+  const at = by.at.toISOString();
+  const groupName = entities.find((e) => e.type === 'Field')?.groupName ?? 'Fields';
+  added.forEach((addition, i) => {
+    if (result.some((e) => e.type === 'Field' && e.category === addition.category)) {
+      throw invalidField(`${field}.${i}.category`, `the chunk already has a ${addition.category} field: edit it`);
+    }
+    const content = addition.content.trim();
+    const value: KeyValue = {
+      ...geometryOf({ left: 0, top: 0, width: 0, height: 0 }, 1),
+      pageNumber: page.pageNumber,
+      category: addition.category,
+      categoryNormalized: addition.category,
+      content,
+      contentNormalized: addition.contentNormalized === undefined ? normalizeValue(content) : addition.contentNormalized,
+    };
+    const entity = newEntity(page, { type: 'Field', category: addition.category, groupName, confidence: 1, keyValues: [value] });
+    result.push({ ...entity, addedBy: by.userId, addedOn: at, addedByExternal: null });
+  });
+  return result;
 }

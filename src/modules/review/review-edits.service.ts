@@ -3,7 +3,7 @@ import type { Prisma } from '../../db/prisma.js';
 import { TaskType } from '../../domain/enums.js';
 import { BadRequestError, ConflictError, invalidField, NotFoundError } from '../../http/problem.js';
 import type { Entity } from '../exports/document-export.schemas.js';
-import { applyKeyValueEdits } from './entity-edits.js';
+import { addFields, applyKeyValueEdits } from './entity-edits.js';
 import { findChunks, findTaskSpeakers, findTranscript, saveChunkEdits, saveTranscriptEdits } from './review.repository.js';
 import type { EntityEditsBody, ReviewChunk, ReviewTranscript, TranscriptEditsBody } from './review.schemas.js';
 import { assertHoldsCheckout, reviewableTask } from './review.service.js';
@@ -35,7 +35,11 @@ export async function editEntities(deps: Deps, reviewer: Reviewer, taskId: numbe
     if (seen.has(edit.chunkNumber)) throw invalidField(`chunks.${i}.chunkNumber`, `chunk ${edit.chunkNumber} is listed twice`);
     seen.add(edit.chunkNumber);
     if (edit.version !== undefined && edit.version !== row.version) throw staleChunk(edit.chunkNumber);
-    return { row, entities: applyKeyValueEdits(row.entities as Entity[], edit.edits, { userId: reviewer.userId, at: now }, `chunks.${i}.edits`) };
+    const by = { userId: reviewer.userId, at: now };
+    const edited = applyKeyValueEdits(row.entities as Entity[], edit.edits, by, `chunks.${i}.edits`);
+    const page = { pageNumber: row.pageNumber, chunkNumber: row.chunkNumber };
+    const added = addFields(edited ?? (row.entities as Entity[]), edit.addedFields ?? [], page, by, `chunks.${i}.addedFields`);
+    return { row, entities: added ?? edited };
   });
   await deps.prisma.$transaction(async (tx) => {
     for (const { row, entities } of changes) {

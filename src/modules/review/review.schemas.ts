@@ -131,6 +131,13 @@ export const keyValueEdit = z
   .refine((e) => e.content !== undefined || e.contentNormalized !== undefined, 'content or contentNormalized is required');
 export type KeyValueEdit = z.infer<typeof keyValueEdit>;
 
+export const fieldAddition = z.object({
+  category: z.string().trim().min(1).max(128).describe('The field, e.g. IBAN or DueDate'),
+  content: text.refine((t) => t.trim().length > 0, 'content must not be empty').describe('The value as printed'),
+  contentNormalized: text.nullable().optional().describe('Dates yyyy-mm-dd, amounts as plain decimals; omitted: worked out from content'),
+});
+export type FieldAddition = z.infer<typeof fieldAddition>;
+
 export const entityEditsBody = z
   .object({
     chunks: z
@@ -138,8 +145,13 @@ export const entityEditsBody = z
         z.object({
           chunkNumber: bodyRowId,
           version: z.number().int().optional().describe('The version read; omit to overwrite whatever is stored'),
-          edits: z.array(keyValueEdit).min(1).max(2000),
-        }),
+          edits: z.array(keyValueEdit).max(2000).default([]),
+          addedFields: z
+            .array(fieldAddition)
+            .max(100)
+            .optional()
+            .describe('Typed fields the model did not report at all (e.g. an IBAN), given by the reviewer: they teach the vendor profile too'),
+        }).refine((c) => c.edits.length > 0 || (c.addedFields?.length ?? 0) > 0, 'edits or addedFields is required'),
       )
       .min(1)
       .max(500),

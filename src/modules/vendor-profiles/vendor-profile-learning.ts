@@ -73,7 +73,8 @@ export function reviewedDocument(chunks: ReadonlyArray<{ chunkNumber: number; en
         chunk: chunk.chunkNumber,
         content: value.content,
         contentNormalized: value.contentNormalized,
-        corrected: entity.editedOn !== null && entity.editedOn !== undefined,
+        // Edited, filled in or added by the reviewer: a correction of what the service gave.
+        corrected: Boolean(entity.editedOn) || Boolean(entity.addedOn),
         spans: value.spans ?? [],
         box: value.boundingBox ? boxOf(value) : null,
         ...(source.success ? { source: source.data } : {}),
