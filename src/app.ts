@@ -17,7 +17,7 @@ import type { Config } from './config.js';
 import type { PrismaClient } from './db/prisma.js';
 import type { EngineInventory } from './engines/inventory.js';
 import type { Queues } from './pipeline/queues.js';
-import type { LocalBlobStore } from './storage/blob-store.js';
+import type { BlobStore } from './storage/blob-store.js';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.js';
 import { filesRoutes } from './modules/files/files.routes.js';
 import { clientErrorHandler, frameworkErrors, installDrainRefusal } from './http/edge-errors.js';
@@ -56,7 +56,7 @@ export interface AppDeps {
   prisma: PrismaClient;
   redis: Redis;
   queues: Queues;
-  blobs: LocalBlobStore;
+  blobs: BlobStore;
   /** HMAC key of signed file URLs. */
   fileUrlSecret: string;
   keys: SigningKeys;

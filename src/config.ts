@@ -81,6 +81,18 @@ const envSchema = z.object({
   /** Ports of the embedded Postgres and local redis-server that `dev` starts when the URLs are unset. */
   EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   LOCAL_REDIS_PORT: z.coerce.number().int().min(1).max(65535).default(63790),
+  /** Where files live: `local` (DATA_DIR/blobs and DATA_DIR/uploads, one machine) or `s3` (an S3-compatible bucket, shared by every machine). */
+  BLOB_STORE: z.enum(['local', 's3']).default('local'),
+  S3_BUCKET: z.string().min(3).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  /** The server of an S3-compatible store (MinIO, Ceph RGW); unset: AWS S3. */
+  S3_ENDPOINT: z.url().optional(),
+  /** Bucket in the URL path instead of the host name (MinIO and most self-hosted stores). */
+  S3_FORCE_PATH_STYLE: flag.default(false),
+  /** Credentials of the bucket; unset: the AWS SDK's own chain (profile, instance or task role). */
+  AWS_ACCESS_KEY_ID: z.string().min(1).optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  AWS_SESSION_TOKEN: z.string().min(1).optional(),
   /** PKCS#8 PEM of the ES256 token signing key; generated once into DATA_DIR when absent. */
   JWT_PRIVATE_KEY: z.string().optional(),
   JWT_ISSUER: z.string().default('docproc'),
@@ -140,6 +152,10 @@ const envSchema = z.object({
   ADMIN_PASSWORD: z.string().min(12).optional(),
   ADMIN_TOKEN: z.string().min(16).optional(),
 }).superRefine((env, ctx) => {
+  if (env.BLOB_STORE === 's3' && env.S3_BUCKET === undefined) ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'required when BLOB_STORE is s3' });
+  if ((env.AWS_ACCESS_KEY_ID === undefined) !== (env.AWS_SECRET_ACCESS_KEY === undefined)) {
+    ctx.addIssue({ code: 'custom', path: [env.AWS_ACCESS_KEY_ID === undefined ? 'AWS_ACCESS_KEY_ID' : 'AWS_SECRET_ACCESS_KEY'], message: 'AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are set together' });
+  }
   if ((env.ADMIN_USER === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
     ctx.addIssue({ code: 'custom', path: [env.ADMIN_USER === undefined ? 'ADMIN_USER' : 'ADMIN_PASSWORD'], message: 'ADMIN_USER and ADMIN_PASSWORD are set together' });
   }

@@ -1,9 +1,7 @@
-import { mkdir, writeFile, access } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicBaseUrl } from '../src/config.js';
 import { sweep } from '../src/pipeline/sweeper.js';
-import { uploadsDir } from '../src/pipeline/pipeline-deps.js';
+import { uploadFiles } from '../src/modules/uploads/upload-storage.js';
 import { signFileUrl } from '../src/storage/signed-url.js';
 import { createTestContext, createTestTenant, type TestContext } from './support/context.js';
 import { pipelineDeps } from './support/pipeline.js';
@@ -42,16 +40,15 @@ describe('signed file links', () => {
 describe('upload expiry', () => {
   it('deletes incomplete uploads past their expiry, file and row, and keeps completed ones', async () => {
     const t = await createTestTenant(ctx);
-    const dir = uploadsDir(ctx.config);
-    await mkdir(dir, { recursive: true });
+    const uploads = uploadFiles(ctx.blobs, ctx.config);
     const past = new Date(Date.now() - 1000);
     const ids = [`exp-${t.tenantId}-a`, `exp-${t.tenantId}-b`];
-    for (const id of ids) await writeFile(path.join(dir, id), 'partial');
+    for (const id of ids) await uploads.put(id, Buffer.from('partial'));
     await ctx.prisma.upload.create({ data: { id: ids[0]!, tenantId: t.tenantId, workspaceId: t.defaultWorkspaceId, fileType: 'application/pdf', expiresAt: past } });
     await ctx.prisma.upload.create({ data: { id: ids[1]!, tenantId: t.tenantId, workspaceId: t.defaultWorkspaceId, fileType: 'application/pdf', expiresAt: past, completedAt: past } });
     await sweep(pipelineDeps(ctx), { tenantId: t.tenantId });
     expect(await ctx.prisma.upload.findUnique({ where: { id: ids[0]! } })).toBeNull();
-    await expect(access(path.join(dir, ids[0]!))).rejects.toThrow();
+    expect(await uploads.exists(ids[0]!)).toBe(false);
     expect(await ctx.prisma.upload.findUnique({ where: { id: ids[1]! } })).not.toBeNull();
   });
 });

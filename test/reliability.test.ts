@@ -6,7 +6,7 @@ import { TaskStatus } from '../src/domain/enums.js';
 import { closeQueues, createQueues, enqueueDetect, QueueName } from '../src/pipeline/queues.js';
 import { sweep } from '../src/pipeline/sweeper.js';
 import { createQueueRedis, createRedis } from '../src/runtime/services.js';
-import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
+import { blobStoreEnv, createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
 import { textPdf } from './support/fixtures.js';
 import { pipelineDeps, startTestWorkers, waitForFinalStatus } from './support/pipeline.js';
@@ -95,7 +95,7 @@ describe('no task is ever lost', () => {
     const t = await createTestTenant(ctx);
     const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./support/worker-process.ts', import.meta.url))], {
       cwd: repoRoot,
-      env: { ...process.env, DATABASE_URL: ctx.config.DATABASE_URL, REDIS_URL: ctx.config.REDIS_URL, DATA_DIR: ctx.config.DATA_DIR, QUEUE_PREFIX: ctx.queuePrefix, LOCK_MS: '3000' },
+      env: { ...process.env, DATABASE_URL: ctx.config.DATABASE_URL, REDIS_URL: ctx.config.REDIS_URL, DATA_DIR: ctx.config.DATA_DIR, QUEUE_PREFIX: ctx.queuePrefix, LOCK_MS: '3000', ...blobStoreEnv(ctx.config) },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     await new Promise<void>((resolve) => child.stdout!.on('data', (d: Buffer) => d.toString().includes('worker ready') && resolve()));

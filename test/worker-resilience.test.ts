@@ -1,13 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicBaseUrl } from '../src/config.js';
 import { TaskStatus } from '../src/domain/enums.js';
-import { taskBlobKey, uploadsDir } from '../src/pipeline/pipeline-deps.js';
+import { taskBlobKey } from '../src/pipeline/pipeline-deps.js';
 import { enqueueDetect, enqueuePreprocess, QueueName } from '../src/pipeline/queues.js';
-import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
+import { blobStoreEnv, createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
+import { uploadFiles } from '../src/modules/uploads/upload-storage.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
 import { textPdf } from './support/fixtures.js';
 import { startTestWorkers, waitForFinalStatus } from './support/pipeline.js';
@@ -61,6 +60,7 @@ async function startWorkerProcess(): Promise<ChildProcess> {
       DATA_DIR: ctx.config.DATA_DIR,
       PUBLIC_BASE_URL: publicBaseUrl(ctx.config),
       QUEUE_PREFIX: ctx.queuePrefix,
+      ...blobStoreEnv(ctx.config),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -87,7 +87,7 @@ describe('no error of a job ends a worker process', () => {
     const { location, uploadId } = await tusUpload(t, await textPdf(1));
     const orphan = await createTask(t, location);
     // Behind the service's back: the file goes before any worker reads it.
-    await rm(path.join(uploadsDir(ctx.config), uploadId));
+    await uploadFiles(ctx.blobs, ctx.config).delete(uploadId);
     const worker = await startWorkerProcess();
     try {
       const failed = await finalStatusWhileAlive(worker, orphan);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { TaskStatus, TemplateType } from '../domain/enums.js';
 import { errorMessage } from '../engines/errors.js';
 import { sniffFile } from '../engines/file-type.js';
-import { isMissingFile, openFileStream } from '../storage/blob-store.js';
+import { BlobNotFoundError, isMissingFile, openFileStream, type LocalFile } from '../storage/blob-store.js';
 import { LEARNING_TEMPLATES } from '../modules/vendor-profiles/vendor-profile-learning.js';
 import { loadVendorProfiles } from '../modules/vendor-profiles/vendor-profile-snapshots.js';
 import { ModelRejectedInputError } from '../models/model.js';
@@ -66,10 +66,13 @@ export async function detectTask(deps: StageDeps, job: TaskJobPayload, attempt: 
   const workspace = await deps.prisma.workspace.findUniqueOrThrow({ where: { id: task.workspaceId } });
   const templateType = workspace.templateType as TemplateType;
   const request = storedTaskRequest.parse(task.request);
-  const sourcePath = deps.blobs.localPath(task.sourceBlobKey);
   const workDir = await mkdtemp(path.join(os.tmpdir(), `detect-${task.id}-`));
   let result: ModelSummary;
+  // The blob's own file in the local store, a temporary copy of an S3 object.
+  let source: LocalFile | undefined;
   try {
+    source = await deps.blobs.localFile(task.sourceBlobKey);
+    const sourcePath = source.path;
     const sniffed = await sniffFile(sourcePath);
     const retrievedOn = new Date();
     let storedChunks = 0;
@@ -110,13 +113,14 @@ export async function detectTask(deps: StageDeps, job: TaskJobPayload, attempt: 
   } catch (err) {
     if (err instanceof StaleJobError) return 'stale';
     // A file gone mid-run will not be there on a retry either (its path stays in the log, not the reason).
-    if (isMissingFile(err)) {
+    if (isMissingFile(err) || err instanceof BlobNotFoundError) {
       log.warn({ err }, 'a file of the task disappeared');
       return fail('A file of the task disappeared from the blob store during recognition.');
     }
     if (err instanceof ModelRejectedInputError || attempt.isLast) return fail(errorMessage(err));
     throw err;
   } finally {
+    await source?.release();
     await rm(workDir, { recursive: true, force: true });
   }
 

@@ -2,16 +2,16 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { PrismaClient } from '../db/prisma.js';
-import type { LocalBlobStore } from '../storage/blob-store.js';
+import type { BlobStore } from '../storage/blob-store.js';
 import type { Engines } from './engine-pool.js';
 import type { Queues } from './queues.js';
 
-/** What the job handlers need. The local blob store: engines read files by path. */
+/** What the job handlers need. Engines read files by path: blobs.localFile gives them one. */
 export interface PipelineDeps {
   prisma: PrismaClient;
   config: Config;
   queues: Queues;
-  blobs: LocalBlobStore;
+  blobs: BlobStore;
   log: Logger;
 }
 

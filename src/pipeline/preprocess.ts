@@ -5,12 +5,13 @@ import type { Prisma } from '../generated/prisma/client.js';
 import { TaskStatus, TaskType } from '../domain/enums.js';
 import { errorMessage, InputUnreadableError } from '../engines/errors.js';
 import { detectSilences } from '../engines/media.js';
-import { isMissingFile, openFileStream } from '../storage/blob-store.js';
+import { BlobNotFoundError, isMissingFile, openFileStream } from '../storage/blob-store.js';
 import { cutAudio, planAudioSplit } from './audio-split.js';
 import { uploadIdOf } from '../modules/tasks/task-source.js';
 import { takeTaskNumber } from '../modules/tasks/tasks.repository.js';
 import { formatPageRange, pagesToProcess } from './page-selection.js';
-import { taskBlobKey, uploadsDir, type PipelineDeps, type StageDeps } from './pipeline-deps.js';
+import { taskBlobKey, type PipelineDeps, type StageDeps } from './pipeline-deps.js';
+import { uploadFiles } from '../modules/uploads/upload-storage.js';
 import { enqueueDetect, type TaskJobPayload } from './queues.js';
 import { downloadSource, SourceTooLargeError } from './source-fetch.js';
 import { SourceUnreachableError } from './url-guard.js';
@@ -49,8 +50,8 @@ async function fetchSource(deps: PipelineDeps, url: string, key: string): Promis
   if (uploadId !== undefined) {
     // Ownership and completeness were checked at creation, but the upload may have been deleted
     // since. Opened before it is handed on, so a missing file is this rejection, not a stream error.
-    const upload = await openFileStream(path.join(uploadsDir(deps.config), uploadId)).catch((err: unknown) => {
-      throw isMissingFile(err) ? new SourceMissingError('The uploaded file at context.url no longer exists (the upload was deleted or expired).') : err;
+    const upload = await uploadFiles(deps.blobs, deps.config).openRead(uploadId).catch((err: unknown) => {
+      throw err instanceof BlobNotFoundError ? new SourceMissingError('The uploaded file at context.url no longer exists (the upload was deleted or expired).') : err;
     });
     await deps.blobs.put(key, upload);
     return;
@@ -91,7 +92,7 @@ export async function preprocessTask(deps: StageDeps, job: TaskJobPayload, attem
     return await preprocessSource(deps, job, task, fail, attempt);
   } catch (err) {
     // A file that vanished between steps (the blob store's directory cleaned, a disk swapped).
-    if (isMissingFile(err)) {
+    if (isMissingFile(err) || err instanceof BlobNotFoundError) {
       log.warn({ err }, 'a file of the task disappeared');
       return fail(TaskStatus.PreProcessingDownloadFailed, "The task's source file disappeared from the blob store during pre-processing.");
     }
@@ -128,7 +129,25 @@ async function preprocessSource(deps: StageDeps, job: TaskJobPayload, task: Prep
     }
   }
 
-  const sourcePath = deps.blobs.localPath(sourceKey);
+  // The engines read paths: the blob's own file in the local store, a temporary copy of an S3 object.
+  const sourceFile = await deps.blobs.localFile(sourceKey);
+  try {
+    return await processSourceFile(deps, job, task, fail, request, partKey, sourceKey, sourceFile.path);
+  } finally {
+    await sourceFile.release();
+  }
+}
+
+async function processSourceFile(
+  deps: StageDeps,
+  job: TaskJobPayload,
+  task: PreprocessedTask,
+  fail: Fail,
+  request: ReturnType<typeof storedTaskRequest.parse>,
+  partKey: string | undefined,
+  sourceKey: string,
+  sourcePath: string,
+): Promise<StepOutcome> {
   let inspected: SourceInspection;
   try {
     // Parsing every page of a PDF for its size is CPU work: an engine thread does it.

@@ -1,8 +1,7 @@
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import { TaskStatus } from '../domain/enums.js';
 import { redeliverUnsentInvitations } from './deliver-invitation.js';
-import { uploadsDir, type PipelineDeps } from './pipeline-deps.js';
+import type { PipelineDeps } from './pipeline-deps.js';
+import { purgeUploadFiles } from '../modules/uploads/upload-storage.js';
 import { enqueueDetect, enqueuePreprocess, jobId, preprocessQueueFor, QueueName, type TaskJobPayload } from './queues.js';
 import { pruneWebhookHistory, recoverWebhookDeliveries } from './webhook-dispatch.js';
 
@@ -122,14 +121,15 @@ async function sweepBatch(deps: PipelineDeps, candidates: Candidate[], now: Date
   }
 }
 
-/** Incomplete uploads past their expiry: row and partial file. Completed uploads stay (reprocessing replays them). */
+/**
+ * Incomplete uploads past their expiry: row and partial file (on S3: the open multipart upload,
+ * its trailing part and its info object). Completed uploads stay (reprocessing replays them).
+ */
 async function deleteExpiredUploads(deps: PipelineDeps, now: Date): Promise<void> {
   const expired = await deps.prisma.upload.findMany({ where: { completedAt: null, expiresAt: { lt: now } }, select: { id: true }, take: BATCH });
   if (!expired.length) return;
   for (const { id } of expired) {
-    const file = path.join(uploadsDir(deps.config), id);
-    await rm(file, { force: true });
-    await rm(`${file}.json`, { force: true });
+    await purgeUploadFiles(deps.blobs, deps.config, id);
   }
   await deps.prisma.upload.deleteMany({ where: { id: { in: expired.map((u) => u.id) } } });
 }

@@ -8,7 +8,8 @@ import { findClientOfTenant } from '../modules/auth/clients.repository.js';
 import { loadSigningKeys } from '../modules/auth/signing-keys.js';
 import { closeQueues, createQueues } from '../pipeline/queues.js';
 import path from 'node:path';
-import { LocalBlobStore } from '../storage/blob-store.js';
+import { LocalBlobStore, type BlobStore } from '../storage/blob-store.js';
+import { S3BlobStore } from '../storage/s3-blob-store.js';
 import { loadFileUrlSecret } from '../storage/signed-url.js';
 
 export interface Services extends AppDeps {
@@ -40,7 +41,20 @@ export function createClientSecretCache(databaseUrl: string, prisma: PrismaClien
   return new ClientSecretCache(databaseUrl, (tenantId) => findClientOfTenant(prisma, tenantId));
 }
 
-export function createBlobStore(config: Config): LocalBlobStore {
+/** The configured blob store: DATA_DIR/blobs, or the S3 bucket (BLOB_STORE=s3). */
+export function createBlobStore(config: Config): BlobStore {
+  if (config.BLOB_STORE === 's3') {
+    return new S3BlobStore({
+      bucket: config.S3_BUCKET!,
+      region: config.S3_REGION,
+      endpoint: config.S3_ENDPOINT,
+      forcePathStyle: config.S3_FORCE_PATH_STYLE,
+      credentials:
+        config.AWS_ACCESS_KEY_ID && config.AWS_SECRET_ACCESS_KEY
+          ? { accessKeyId: config.AWS_ACCESS_KEY_ID, secretAccessKey: config.AWS_SECRET_ACCESS_KEY, sessionToken: config.AWS_SESSION_TOKEN }
+          : undefined,
+    });
+  }
   return new LocalBlobStore(path.join(config.DATA_DIR, 'blobs'));
 }
 

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -16,18 +16,44 @@ export interface BlobStat {
   modifiedAt: Date;
 }
 
+/** Bytes `start` to `end` (both included, as in an HTTP Range); no `end`: to the end of the blob. */
+export interface ByteRange {
+  start: number;
+  end?: number;
+}
+
+/** A file on the local disk with a blob's content, for engines that only read paths. */
+export interface LocalFile {
+  path: string;
+  /** Removes the copy, if the store made one (the local store hands out the blob's own file). */
+  release(): Promise<void>;
+}
+
 export interface BlobStore {
+  /** Which implementation: `local` (a directory) or `s3` (a bucket). */
+  readonly kind: 'local' | 's3';
   /** Stores the whole content under `key`, replacing any previous blob; readers never see a partial one. */
   put(key: string, content: Readable | Buffer): Promise<{ size: number }>;
-  /** Throws BlobNotFoundError when there is no blob under `key`. */
-  openRead(key: string): Promise<Readable>;
+  /** The blob, or the bytes of `range`; throws BlobNotFoundError when there is no blob under `key`. */
+  openRead(key: string, range?: ByteRange): Promise<Readable>;
   /** A file path for engines that only accept paths; only stores backed by the local disk have it. */
   localPath?(key: string): string;
+  /** The blob as a local file (a temporary copy for remote stores); throws BlobNotFoundError. */
+  localFile(key: string): Promise<LocalFile>;
   exists(key: string): Promise<boolean>;
   /** Removes the blob; a missing blob is not an error, so deletion can be retried. */
   delete(key: string): Promise<void>;
   /** Throws BlobNotFoundError when there is no blob under `key`. */
   stat(key: string): Promise<BlobStat>;
+  /** The keys that start with `prefix` (a plain string prefix, as in S3), in no particular order. */
+  list(prefix: string): Promise<string[]>;
+}
+
+/** Deletes every blob whose key starts with `prefix` (e.g. `tenants/1/tasks/2/`); returns how many. */
+export async function deleteBlobsUnder(store: BlobStore, prefix: string): Promise<number> {
+  const keys = await store.list(prefix);
+  for (const key of keys) await store.delete(key);
+  return keys.length;
 }
 
 export class BlobNotFoundError extends NotFoundError {
@@ -63,7 +89,7 @@ export function isMissingFile(err: unknown): boolean {
  * that nobody may be listening to yet, which would end the process. A directory is refused with
  * ENOENT too: it is no file to read.
  */
-export async function openFileStream(filePath: string): Promise<Readable> {
+export async function openFileStream(filePath: string, range?: ByteRange): Promise<Readable> {
   const handle = await open(filePath, 'r');
   try {
     if (!(await handle.stat()).isFile()) throw Object.assign(new Error(`${filePath} is not a file`), { code: 'ENOENT' });
@@ -71,10 +97,11 @@ export async function openFileStream(filePath: string): Promise<Readable> {
     await handle.close();
     throw err;
   }
-  return handle.createReadStream();
+  return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
 }
 
 export class LocalBlobStore implements BlobStore {
+  readonly kind = 'local' as const;
   private readonly rootDir: string;
   /** Temporary files are written here, on the same file system as the blobs, so rename is atomic. */
   private readonly incomingDir: string;
@@ -119,10 +146,38 @@ export class LocalBlobStore implements BlobStore {
     }
   }
 
-  async openRead(key: string): Promise<Readable> {
-    return openFileStream(this.localPath(key)).catch((err: unknown) => {
+  async openRead(key: string, range?: ByteRange): Promise<Readable> {
+    return openFileStream(this.localPath(key), range).catch((err: unknown) => {
       throw isMissingFile(err) ? new BlobNotFoundError() : err;
     });
+  }
+
+  async localFile(key: string): Promise<LocalFile> {
+    const filePath = this.localPath(key);
+    if (!(await this.fileStats(key))) throw new BlobNotFoundError();
+    return { path: filePath, release: async () => undefined };
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    // The deepest directory the prefix names entirely; its files are filtered by the whole prefix.
+    const slash = prefix.lastIndexOf('/');
+    const dir = slash < 0 ? '' : prefix.slice(0, slash);
+    if (dir !== '') assertValidBlobKey(dir);
+    const base = path.join(this.rootDir, ...(dir ? dir.split('/') : []));
+    let entries;
+    try {
+      entries = await readdir(base, { recursive: true, withFileTypes: true });
+    } catch (err) {
+      if (isMissingFile(err)) return [];
+      throw err;
+    }
+    const keys: string[] = [];
+    for (const entry of entries) {
+      if (!entry.isFile()) continue;
+      const key = path.relative(this.rootDir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
+      if (key.startsWith(prefix) && blobKeyPattern.test(key)) keys.push(key);
+    }
+    return keys;
   }
 
   async exists(key: string): Promise<boolean> {

@@ -8,7 +8,8 @@ import { loadSigningKeys, type SigningKeys } from '../../src/modules/auth/signin
 import { createTenant, type NewTenant } from '../../src/modules/tenants/tenants.service.js';
 import { createBlobStore, createClientSecretCache, createQueueRedis, createRedis } from '../../src/runtime/services.js';
 import type { ClientSecretCache } from '../../src/modules/auth/client-secret-cache.js';
-import type { LocalBlobStore } from '../../src/storage/blob-store.js';
+import type { BlobStore } from '../../src/storage/blob-store.js';
+import { S3_TEST_BUCKET, S3_TEST_CREDENTIALS } from './s3-server.js';
 import { closeQueues, createQueues, type Queues } from '../../src/pipeline/queues.js';
 import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
@@ -20,7 +21,7 @@ export interface TestContext {
   queues: Queues;
   /** BullMQ prefix of this context's queues (workers of the same test must use it). */
   queuePrefix: string;
-  blobs: LocalBlobStore;
+  blobs: BlobStore;
   fileUrlSecret: string;
   config: Config;
   keys: SigningKeys;
@@ -29,9 +30,38 @@ export interface TestContext {
   close: () => Promise<void>;
 }
 
-/** Test configuration: the test database and Redis, private URLs allowed, quiet logs. */
+/** The settings of the tests' S3 server (s3rver, started by the global setup) as the blob store. */
+export function s3TestSettings(): Record<string, string> {
+  return {
+    BLOB_STORE: 's3',
+    S3_ENDPOINT: inject('s3Endpoint'),
+    S3_BUCKET: S3_TEST_BUCKET,
+    S3_FORCE_PATH_STYLE: 'true',
+    AWS_ACCESS_KEY_ID: S3_TEST_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: S3_TEST_CREDENTIALS.secretAccessKey,
+  };
+}
+
+/** The variables of `config`'s blob store, for processes a test starts (they share its files). */
+export function blobStoreEnv(config: Config): Record<string, string> {
+  if (config.BLOB_STORE !== 's3') return { BLOB_STORE: 'local' };
+  return {
+    BLOB_STORE: 's3',
+    S3_BUCKET: config.S3_BUCKET!,
+    S3_REGION: config.S3_REGION,
+    S3_FORCE_PATH_STYLE: String(config.S3_FORCE_PATH_STYLE),
+    ...(config.S3_ENDPOINT ? { S3_ENDPOINT: config.S3_ENDPOINT } : {}),
+    ...(config.AWS_ACCESS_KEY_ID ? { AWS_ACCESS_KEY_ID: config.AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: config.AWS_SECRET_ACCESS_KEY! } : {}),
+  };
+}
+
+/**
+ * Test configuration: the test database and Redis, private URLs allowed, quiet logs. The blob
+ * store is the local one, or the tests' S3 server when the suite runs with BLOB_STORE=s3.
+ */
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({
+    ...(process.env.BLOB_STORE === 's3' ? s3TestSettings() : {}),
     NODE_ENV: 'test',
     DATABASE_URL: inject('databaseUrl'),
     REDIS_URL: inject('redisUrl'),

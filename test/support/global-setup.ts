@@ -7,11 +7,14 @@ import { loadConfig } from '../../src/config.js';
 import { migrate, migrationsDir } from '../../src/db/migrate.js';
 import { ensureDatabase } from '../../src/dev/embedded-postgres.js';
 import { resolveInfrastructure } from '../../src/runtime/infrastructure.js';
+import { startS3Server } from './s3-server.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     databaseUrl: string;
     redisUrl: string;
+    /** The local S3-compatible server (s3rver) every run starts; its bucket is S3_TEST_BUCKET. */
+    s3Endpoint: string;
   }
 }
 
@@ -43,7 +46,11 @@ export default async function setup(project: TestProject) {
   await migrate(databaseUrl);
   project.provide('databaseUrl', databaseUrl);
   project.provide('redisUrl', infra.redisUrl);
+  // The S3 side of the blob-store contract, the two-api test, and the suite under BLOB_STORE=s3.
+  const s3 = await startS3Server(path.resolve(`.data/test/s3-${process.pid}`));
+  project.provide('s3Endpoint', s3.endpoint);
   return async () => {
+    await s3.close();
     await infra.stop();
   };
 }

@@ -4,9 +4,7 @@
  * users with memberships and invitations, uploads, daily counts), the bytes its uploads hold and
  * whether its stored files exist. Two snapshots around a request show whether it changed anything.
  */
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
-import { uploadsDir } from '../../src/pipeline/pipeline-deps.js';
+import { uploadFiles } from '../../src/modules/uploads/upload-storage.js';
 import type { TestContext } from './context.js';
 
 const byId = { orderBy: { id: 'asc' as const } };
@@ -16,9 +14,10 @@ function plain(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)));
 }
 
-async function fileSize(file: string): Promise<number | null> {
+/** The bytes of an upload's file (an incomplete upload on S3 has none yet: its parts are not an object). */
+async function uploadSize(ctx: TestContext, id: string): Promise<number | null> {
   try {
-    return (await stat(file)).size;
+    return (await uploadFiles(ctx.blobs, ctx.config).stat(id)).size;
   } catch {
     return null;
   }
@@ -37,7 +36,7 @@ export async function snapshotTenant(ctx: TestContext, tenantId: number): Promis
     },
   });
   const dailyCounts = await ctx.prisma.taskDailyCount.findMany({ where: { tenantId }, orderBy: [{ day: 'asc' }, { workspaceId: 'asc' }, { taskStatus: 'asc' }, { integrationStatus: 'asc' }] });
-  const uploadBytes = await Promise.all(tenant.uploads.map(async (u) => [u.id, await fileSize(path.join(uploadsDir(ctx.config), u.id))] as const));
+  const uploadBytes = await Promise.all(tenant.uploads.map(async (u) => [u.id, await uploadSize(ctx, u.id)] as const));
   const storedFiles = await Promise.all(
     tenant.tasks.flatMap((t) => [t.sourceBlobKey, t.redactedBlobKey]).filter((key): key is string => key !== null).map(async (key) => [key, await ctx.blobs.exists(key)] as const),
   );

@@ -1,7 +1,7 @@
 import { imagePageToPng } from '../../engines/image.js';
 import { renderPdfPage } from '../../engines/pdf.js';
 import { NotFoundError } from '../../http/problem.js';
-import type { LocalBlobStore } from '../../storage/blob-store.js';
+import type { BlobStore } from '../../storage/blob-store.js';
 
 /** PDF pages are drawn at twice their size in points: sharp enough to read small print on a screen. */
 const PDF_DPI = 144;
@@ -24,15 +24,18 @@ export function pixelsPerUnit(task: PageSource): number | undefined {
 }
 
 /** One page (1-based) of the task's source file as a PNG. */
-export async function renderTaskPage(blobs: LocalBlobStore, task: PageSource, pageNumber: number): Promise<Buffer> {
+export async function renderTaskPage(blobs: BlobStore, task: PageSource, pageNumber: number): Promise<Buffer> {
   const kind = sourceKind(task);
   if (!kind) throw new NotFoundError('The task has no page images');
-  const file = blobs.localPath(task.sourceBlobKey!);
+  // The blob's own file in the local store; a temporary copy of an S3 object.
+  const file = await blobs.localFile(task.sourceBlobKey!);
   try {
-    return kind === 'pdf' ? await renderPdfPage(file, pageNumber, PDF_DPI) : await imagePageToPng(file, pageNumber - 1);
+    return kind === 'pdf' ? await renderPdfPage(file.path, pageNumber, PDF_DPI) : await imagePageToPng(file.path, pageNumber - 1);
   } catch (err) {
     // Both engines throw RangeError for a page the file does not have.
     if (err instanceof RangeError) throw new NotFoundError(`The task has no page ${pageNumber}`);
     throw err;
+  } finally {
+    await file.release();
   }
 }

@@ -1,9 +1,8 @@
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import type { Config } from '../../config.js';
 import { publicBaseUrl } from '../../config.js';
 import type { Db } from '../../db/prisma.js';
-import { uploadsDir } from '../../pipeline/pipeline-deps.js';
+import type { BlobStore } from '../../storage/blob-store.js';
+import { uploadFiles } from '../uploads/upload-storage.js';
 import { checkSourceReachable } from '../../pipeline/source-fetch.js';
 import { SourceUnreachableError } from '../../pipeline/url-guard.js';
 
@@ -20,12 +19,8 @@ export function uploadIdOf(url: string, config: Config): string | undefined {
 }
 
 /** Whether the upload's file is still in the upload store (a deleted upload's is not). */
-async function uploadFileExists(config: Config, uploadId: string): Promise<boolean> {
-  const file = await stat(path.join(uploadsDir(config), uploadId)).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') return undefined;
-    throw err;
-  });
-  return file?.isFile() ?? false;
+async function uploadFileExists(blobs: BlobStore, config: Config, uploadId: string): Promise<boolean> {
+  return uploadFiles(blobs, config).exists(uploadId);
 }
 
 /**
@@ -33,7 +28,7 @@ async function uploadFileExists(config: Config, uploadId: string): Promise<boole
  * organization whose file is still there, or a URL that answers (SSRF-guarded, short timeout).
  * Unusable: 422.
  */
-export async function assertSourceAvailable(db: Db, config: Config, tenantId: number, url: string): Promise<void> {
+export async function assertSourceAvailable(db: Db, config: Config, blobs: BlobStore, tenantId: number, url: string): Promise<void> {
   const uploadId = uploadIdOf(url, config);
   if (uploadId !== undefined) {
     const upload = await db.upload.findFirst({ where: { id: uploadId, tenantId } });
@@ -41,7 +36,7 @@ export async function assertSourceAvailable(db: Db, config: Config, tenantId: nu
     if (!upload) throw new SourceUnreachableError('http-404', 'No upload of this organization exists at context.url.');
     if (!upload.completedAt) throw new SourceUnreachableError('http-409', 'The upload at context.url is not complete yet.');
     // Deleting an upload removes its row too (DELETE /files/<id>); this catches a file gone any other way.
-    if (!(await uploadFileExists(config, uploadId))) throw new SourceUnreachableError('http-410', 'The upload at context.url has been deleted.');
+    if (!(await uploadFileExists(blobs, config, uploadId))) throw new SourceUnreachableError('http-410', 'The upload at context.url has been deleted.');
     return;
   }
   await checkSourceReachable(url, {

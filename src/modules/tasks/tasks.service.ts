@@ -29,7 +29,7 @@ import {
 } from './tasks.repository.js';
 import type { CreateTaskBody, CreateTaskResponse, TaskStatusResponse } from './tasks.schemas.js';
 
-type Deps = Pick<AppDeps, 'prisma' | 'config' | 'queues'>;
+type Deps = Pick<AppDeps, 'prisma' | 'config' | 'queues' | 'blobs'>;
 type Workspace = NonNullable<CreateTaskContext['workspace']>;
 
 /** Workspaces whose models accept a pageRange (spec, create task: context.pageRange). */
@@ -213,7 +213,7 @@ export async function createTask(deps: Deps, tenantId: number, body: CreateTaskB
   assertTenantAllows(body, context.tenant);
   if (body.taskAssignment) await assertReviewersAllowed(prisma, tenantId, workspace.id, body.taskAssignment.assignedUsers);
   if (context.externalIdTaken) throw duplicateExternalId(body.externalId);
-  await assertSourceAvailable(prisma, config, tenantId, body.context.url);
+  await assertSourceAvailable(prisma, config, deps.blobs, tenantId, body.context.url);
 
   const priority = body.priority > 1 ? 2 : 1;
   const task = {

@@ -7,17 +7,14 @@ import type { AppDeps } from '../../app.js';
 import { publicBaseUrl } from '../../config.js';
 import { BadRequestError, NotFoundError, PayloadTooLargeError } from '../../http/problem.js';
 import { MAX_ROW_ID, problemResponses, rowId } from '../../http/schemas.js';
-import { uploadsDir } from '../../pipeline/pipeline-deps.js';
 import { authenticateBearer } from '../auth/auth.plugin.js';
 import { resolveWorkspace } from '../workspaces/workspaces.service.js';
 import { ProblemTusServer } from './problem-tus-server.js';
-import { UploadFileStore } from './upload-file-store.js';
 import { parseUploadMetadata } from './upload-metadata.js';
+import { createUploadDatastore, UPLOAD_EXPIRY_MS } from './upload-storage.js';
 
 /** Spec: chunks of at most 100 MB. */
 export const MAX_CHUNK_BYTES = 100 * 1024 * 1024;
-/** Incomplete uploads are deleted after this (the sweeper does it). */
-const UPLOAD_EXPIRY_MS = 24 * 60 * 60 * 1000;
 const FILETYPE_PATTERN = /^[\w.+-]+\/[\w.+-]+$/;
 
 const tags = ['Uploads'];
@@ -44,7 +41,8 @@ export const uploadsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
   const checkedUploadIds = new WeakMap<IncomingMessage, string>();
   const tus = new ProblemTusServer({
     path: '/files',
-    datastore: new UploadFileStore({ directory: uploadsDir(config), expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS }, prisma),
+    // The TUS file store under DATA_DIR, or the S3 store on the blob store's bucket (upload-storage.ts).
+    datastore: createUploadDatastore(deps.blobs, config, prisma),
     maxSize: config.MAX_SOURCE_BYTES,
     // Locations come from PUBLIC_BASE_URL (generateUrl): no client header may shape them.
     respectForwardedHeaders: false,
