@@ -1,5 +1,5 @@
 import { countEvent } from '../observability/thread-counts.js';
-import { PdfUnreadableError } from './errors.js';
+import { EngineFailedError, PdfUnreadableError } from './errors.js';
 import { findOnPath } from './inventory.js';
 import type { Pixels } from './pdf.js';
 import { runProcess } from './process.js';
@@ -51,4 +51,25 @@ export function parsePgm(pgm: Buffer, what = 'image'): GreyPixels {
   const data = pgm.subarray(at + 1, at + 1 + width * height);
   if (maxValue !== 255 || width === 0 || height === 0 || data.length !== width * height) throw new PdfUnreadableError(`${what}: pdftoppm gave a truncated or unexpected image`);
   return { data, width, height, channels: 1 };
+}
+
+/** pdftoppm's words for a page the file does not have ("Wrong page range given: ..."). */
+const WRONG_PAGE = /wrong page range/i;
+
+/**
+ * One page (1-based) of a PDF file as a colour PNG at `dpi`, drawn and encoded by pdftoppm in a
+ * child process: what a process that must never render on its own thread (the api) shows. A page
+ * the file does not have is a RangeError, as from pdf.js.
+ */
+export async function renderPdfPagePng(filePath: string, pageNumber: number, dpi: number, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<Buffer> {
+  const page = String(pageNumber);
+  countEvent('pageRenders');
+  try {
+    const { stdout } = await runProcess('pdftoppm', ['-r', String(dpi), '-png', '-cropbox', '-f', page, '-l', page, filePath], { timeoutMs });
+    if (stdout.length === 0) throw new RangeError(`page ${pageNumber} is outside the document`);
+    return stdout;
+  } catch (err) {
+    if (err instanceof EngineFailedError && WRONG_PAGE.test(err.message)) throw new RangeError(`page ${pageNumber} is outside the document`, { cause: err });
+    throw err;
+  }
 }
