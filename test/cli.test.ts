@@ -5,7 +5,8 @@ import { runCli } from './support/processes.js';
 
 const env = { DATABASE_URL: inject('databaseUrl'), REDIS_URL: inject('redisUrl'), DATA_DIR: '.data/test' };
 
-describe('CLI', () => {
+// Each call starts a tsx process that compiles the service first: tens of seconds on a busy machine.
+describe('CLI', { timeout: 180_000 }, () => {
   it('creates a tenant, a workspace, and rotates the client secret', async () => {
     const created = await runCli(['tenant', 'create', '--name', 'Acme CLI'], env);
     expect(created.code, created.stderr).toBe(0);

@@ -6,7 +6,8 @@ import { exited, freePort, repoRoot, startRole, waitFor } from './support/proces
 const dataDir = await mkdtemp(path.join(repoRoot, '.data', 'dev-stack-'));
 // Postgres runs as the `postgres` user when the tests run as root: it must be able to enter here.
 await chmod(dataDir, 0o755);
-afterAll(async () => rm(dataDir, { recursive: true, force: true }));
+// Retries: a Postgres child that is still shutting down may write its last files while we remove them.
+afterAll(async () => rm(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 500 }));
 
 async function startDev(port: number, ports: { pg: number; redis: number }, extra: Record<string, string> = {}) {
   // No DATABASE_URL / REDIS_URL: the embedded Postgres and a local redis-server, as on a fresh machine.
@@ -34,7 +35,9 @@ async function workspacesWith(base: string, clientId: string, clientSecret: stri
   return (await res.json()) as Array<{ templateType: number; isDefault: boolean }>;
 }
 
-describe('npm start (the dev role) on a fresh machine', () => {
+// Every step starts processes (tsx compiling the service, Postgres, Redis): on a busy two-core
+// machine that alone can take a minute, so the test gets three.
+describe('npm start (the dev role) on a fresh machine', { timeout: 180_000 }, () => {
   it('starts embedded Postgres and Redis, seeds the demo tenant, serves it, and keeps it across restarts', async () => {
     const ports = { pg: await freePort(), redis: await freePort() };
     const first = await startDev(await freePort(), ports);

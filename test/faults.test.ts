@@ -65,6 +65,9 @@ async function startStack(): Promise<Stack> {
     SWEEP_INTERVAL_SECONDS: '1',
     // One pre-processing job at a time: the tasks behind a slow one stay queued while a fault hits.
     PREPROCESS_CONCURRENCY: '1',
+
+    // As in testConfig: back-pressure would refuse the tests' own requests on a busy machine.
+    MAX_EVENT_LOOP_DELAY_MS: '0',
   });
   const services = await createServices(config, { databaseUrl: infra.postgres.url, redisUrl: infra.redis.url });
   const errors: string[] = [];

@@ -39,6 +39,9 @@ beforeAll(async () => {
     SOURCE_URL_ALLOW_PRIVATE: 'true',
     LOG_LEVEL: 'silent',
     WEBHOOK_RETRY_SCHEDULE: RETRY_DELAY,
+
+    // As in testConfig: back-pressure would refuse the tests' own requests on a busy machine.
+    MAX_EVENT_LOOP_DELAY_MS: '0',
   });
   services = await createServices(config, { databaseUrl: infra.postgres.url, redisUrl: infra.redis.url });
   app = await buildApp(services);

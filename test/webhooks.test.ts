@@ -488,5 +488,5 @@ describe('endpoint management', () => {
     expect((await ctx.app.inject({ method: 'GET', url: WEBHOOKS, headers: b.headers })).json().map((h: { webhookId: number }) => h.webhookId)).toEqual([own.webhookId]);
     const after = await ctx.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: hook.webhookId }, include: { deliveries: true } });
     expect(after).toEqual(before);
-  });
+  }, 180_000); // two organizations against every webhook route: over a minute on a busy machine
 });
