@@ -4,7 +4,9 @@ import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buffer } from 'node:stream/consumers';
 import { TaskStatus } from '../src/domain/enums.js';
+import { uploadFiles } from '../src/modules/uploads/upload-storage.js';
 import type { WorkerPool } from '../src/pipeline/worker.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
 import { textPdf } from './support/fixtures.js';
@@ -88,7 +90,8 @@ async function snapshot(owner: TestTenant, id: string) {
     offset: head.headers['upload-offset'],
     length: head.headers['upload-length'],
     metadata: head.headers['upload-metadata'],
-    bytes: await readFile(path.join(ctx.config.DATA_DIR, 'uploads', id)),
+    // The upload's file (on S3 an incomplete upload's bytes are multipart parts: its offset shows them).
+    bytes: await uploadFiles(ctx.blobs, ctx.config).openRead(id).then(buffer, () => null),
     row: row && { tenantId: row.tenantId, workspaceId: row.workspaceId, size: row.size, completedAt: row.completedAt },
   };
 }

@@ -1,10 +1,11 @@
 import { createReadStream } from 'node:fs';
-import { mkdtemp, open, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskStatus } from '../src/domain/enums.js';
+import { uploadFiles } from '../src/modules/uploads/upload-storage.js';
 import type { WorkerPool } from '../src/pipeline/worker.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
 import { textPdf } from './support/fixtures.js';
@@ -87,7 +88,7 @@ describe('TUS uploads at /files/', () => {
     const row = await ctx.prisma.upload.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({ tenantId: t.tenantId, workspaceId: t.defaultWorkspaceId, size: BigInt(150 * 1024 * 1024) });
     expect(row.completedAt).not.toBeNull();
-    expect((await stat(path.join(ctx.config.DATA_DIR, 'uploads', id))).size).toBe(150 * 1024 * 1024);
+    expect((await uploadFiles(ctx.blobs, ctx.config).stat(id)).size).toBe(150 * 1024 * 1024);
 
     // Another organization's token can neither read its offset nor create a task from it.
     const foreign = await ctx.app.inject({ method: 'HEAD', url: `/files/${id}`, headers: { ...other.headers, 'tus-resumable': '1.0.0' } });
@@ -155,7 +156,7 @@ describe('TUS uploads at /files/', () => {
     await writeFile(file, await textPdf(1));
     const done = await upload(t, file);
     // The row still says completed, the store has lost the bytes (removed by hand, another disk...).
-    await rm(path.join(ctx.config.DATA_DIR, 'uploads', done.url!.split('/').pop()!));
+    await uploadFiles(ctx.blobs, ctx.config).delete(done.url!.split('/').pop()!);
 
     const res = await ctx.app.inject({ method: 'POST', url: '/api/v1.0/external/sdtask/process', headers: t.headers, payload: { context: { url: done.url } } });
     expect(expectProblem(res, 422).reason).toBe('http-410');

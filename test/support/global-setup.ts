@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config.js';
 import { migrate, migrationsDir } from '../../src/db/migrate.js';
 import { ensureDatabase } from '../../src/dev/embedded-postgres.js';
 import { resolveInfrastructure } from '../../src/runtime/infrastructure.js';
-import { startS3Server } from './s3-server.js';
+import { S3_TEST_BUCKET, S3_TEST_CREDENTIALS, startS3Server } from './s3-server.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -27,6 +27,13 @@ const TEST_DATABASE = 'docproc_test';
  * .data/test. Tests never truncate: each creates its own tenant.
  */
 export default async function setup(project: TestProject) {
+  // The S3 side of the blob-store contract, the two-api test, and the suite under BLOB_STORE=s3.
+  const s3 = await startS3Server(path.resolve(`.data/test/s3-${process.pid}`));
+  project.provide('s3Endpoint', s3.endpoint);
+  if (process.env.BLOB_STORE === 's3' && !process.env.S3_BUCKET) {
+    // `BLOB_STORE=s3 npm test`: every test file and every process a test starts inherits the bucket.
+    Object.assign(process.env, { S3_ENDPOINT: s3.endpoint, S3_BUCKET: S3_TEST_BUCKET, S3_FORCE_PATH_STYLE: 'true', AWS_ACCESS_KEY_ID: S3_TEST_CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: S3_TEST_CREDENTIALS.secretAccessKey });
+  }
   const config = loadConfig({ ...process.env, DATA_DIR: path.resolve('.data/test') });
   const infra = await resolveInfrastructure(config, {
     allowLocal: true,
@@ -46,9 +53,6 @@ export default async function setup(project: TestProject) {
   await migrate(databaseUrl);
   project.provide('databaseUrl', databaseUrl);
   project.provide('redisUrl', infra.redisUrl);
-  // The S3 side of the blob-store contract, the two-api test, and the suite under BLOB_STORE=s3.
-  const s3 = await startS3Server(path.resolve(`.data/test/s3-${process.pid}`));
-  project.provide('s3Endpoint', s3.endpoint);
   return async () => {
     await s3.close();
     await infra.stop();

@@ -1,6 +1,12 @@
 import { S3Store } from '@tus/s3-store';
-import type { KvStore } from '@tus/utils';
+import { ERRORS, type KvStore } from '@tus/server';
 import type { Db } from '../../db/prisma.js';
+
+/** S3's answers for an object or multipart upload that does not exist (some stores say NoSuchKey for both). */
+function isMissing(err: unknown): boolean {
+  const name = (err as { name?: string } | undefined)?.name;
+  return name === 'NoSuchKey' || name === 'NoSuchUpload' || name === 'NotFound' || (err as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode === 404;
+}
 
 type S3StoreOptions = ConstructorParameters<typeof S3Store>[0];
 type Metadata = S3StoreOptions extends { cache?: KvStore<infer T> } ? T : never;
@@ -35,9 +41,27 @@ export class UploadS3Store extends S3Store {
     super({ ...options, cache: new NoCache() });
   }
 
+  /**
+   * Removes a complete upload too (termination of a finished upload is allowed: uploads.routes.ts):
+   * the TUS S3 store's own removal answers 404 once the multipart upload is completed.
+   */
   override async remove(id: string): Promise<void> {
-    await super.remove(id);
-    await this.client.deleteObject({ Bucket: this.bucket, Key: this.partKey(id, true) });
+    let multipartId: string | undefined;
+    try {
+      multipartId = (await this.getMetadata(id))['upload-id'];
+    } catch (err) {
+      if (isMissing(err)) throw ERRORS.FILE_NOT_FOUND;
+      throw err;
+    }
+    if (multipartId) {
+      await this.client.abortMultipartUpload({ Bucket: this.bucket, Key: id, UploadId: multipartId }).catch((err: unknown) => {
+        if (!isMissing(err)) throw err; // completed (or aborted) already
+      });
+    }
+    await this.client.deleteObjects({
+      Bucket: this.bucket,
+      Delete: { Objects: [{ Key: id }, { Key: this.partKey(id, true) }, { Key: this.infoKey(id) }] },
+    });
     await this.db.upload.deleteMany({ where: { id } });
   }
 }

@@ -5,7 +5,7 @@
  * task blobs all live under `tenants/`). Every api instance on the bucket can resume any upload.
  */
 import { AbortMultipartUploadCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
-import type { DataStore } from '@tus/utils';
+import type { DataStore } from '@tus/server';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/prisma.js';
 import { uploadsDir } from '../../pipeline/pipeline-deps.js';
