@@ -28,6 +28,7 @@ import {
   keyOf,
   ocrTolerance,
   rangeBox,
+  shapedThroughOcr,
   shapeOf,
   toRegion,
   valuesIn,
@@ -171,8 +172,12 @@ const centre = (box: Box) => ({ x: box.left + box.width / 2, y: box.top + box.he
 
 function readingOf(page: ProfilePage, line: TextLine, value: FoundValue, fit: number, byValueFound: boolean, exact: boolean): ProfileReading | undefined {
   const run = subRun(page.text, line, value.start, value.end - value.start);
-  return run && { page: page.ref, run, contentNormalized: value.value, fit, byValue: byValueFound, exact };
+  // A value read through OCR's confusions gives the characters it stands for.
+  return run && { page: page.ref, run: value.text ? { ...run, text: value.text } : run, contentNormalized: value.value, fit, byValue: byValueFound, exact };
 }
+
+/** Words read by OCR (a text layer's are certain). */
+const isScanned = (line: TextLine) => line.words.some((w) => w.confidence < 0.999);
 
 /**
  * A vendor's own value (name, address, tax number, IBAN; its currency) where the page prints it,
@@ -218,7 +223,7 @@ function byLabel(evidence: FieldEvidence, page: ProfilePage, frame: Box): Profil
       if (anchor.place === 'inline' && !sameLine) return;
       if (!sameLine && Math.abs(centre(line.box).y - centre(predicted).y) > 1.2 * Math.max(h, predicted.height)) return;
       const from = sameLine ? occurrence.end : 0;
-      for (const value of valuesOf(evidence, line.text.slice(from))) {
+      for (const value of valuesOf(evidence, line.text.slice(from), isScanned(line))) {
         const shifted = { ...value, start: value.start + from, end: value.end + from };
         const box = rangeBox(line, shifted.start, shifted.end);
         if (!box) continue;
@@ -241,7 +246,7 @@ function byRegion(evidence: FieldEvidence, page: ProfilePage, frame: Box): Profi
   let best: { line: TextLine; value: FoundValue; fit: number } | undefined;
   for (const line of page.text.lines) {
     if (Math.abs(centre(line.box).y - centre(predicted).y) > 1.5 * Math.max(h, line.box.height)) continue;
-    for (const value of valuesOf(evidence, line.text)) {
+    for (const value of valuesOf(evidence, line.text, isScanned(line))) {
       const box = rangeBox(line, value.start, value.end);
       if (!box) continue;
       const dy = Math.abs(centre(box).y - centre(predicted).y) / h;
@@ -254,13 +259,16 @@ function byRegion(evidence: FieldEvidence, page: ProfilePage, frame: Box): Profi
   return best && readingOf(page, best.line, best.value, best.fit, false, true);
 }
 
-/** Values of the evidence's kind in a text, of its shape and about its length. */
-function valuesOf(evidence: FieldEvidence, text: string): FoundValue[] {
+/** Values of the evidence's kind in a text, of its shape and about its length; on a scan, read through OCR's confusions when none is. */
+function valuesOf(evidence: FieldEvidence, text: string, scanned: boolean): FoundValue[] {
   const found = valuesIn(evidence.kind, text, {
     ...(evidence.monthFirst !== undefined ? { monthFirst: evidence.monthFirst } : {}),
     ...(evidence.shape ? { shape: evidence.shape } : {}),
   });
   if (evidence.kind !== 'identifier' && evidence.kind !== 'taxId') return found;
   const length = evidence.content.length;
-  return found.filter((v) => Math.abs(v.end - v.start - length) <= Math.max(3, 0.5 * length));
+  const nearLength = (v: FoundValue) => Math.abs(v.end - v.start - length) <= Math.max(3, 0.5 * length);
+  const shaped = found.filter(nearLength);
+  if (shaped.length || !scanned || !evidence.shape) return shaped;
+  return shapedThroughOcr(evidence.kind, text, evidence.shape, evidence.content).filter(nearLength);
 }

@@ -40,6 +40,8 @@ export interface FoundValue {
   start: number;
   end: number;
   value: string;
+  /** The characters it stands for, where OCR misread some (shapedThroughOcr). */
+  text?: string;
 }
 
 /** Letters and digits of a text, lower case and without diacritics: what two spellings of a name share. */
@@ -138,6 +140,55 @@ const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'
 function shapePattern(shape: string): RegExp {
   const body = [...shape].map((c) => (c === 'A' ? '\\p{L}+' : c === '9' ? '\\d+' : c === ' ' ? '\\s?' : escapeRegex(c))).join('');
   return new RegExp(`(?<![\\p{L}\\p{N}]|\\d[/.-])${body}(?![\\p{L}\\p{N}]|[/.-]\\d)`, 'gu');
+}
+
+/** Characters OCR reads for a digit that is printed (O for 0), and for a letter (0 for O). */
+const DIGIT_FOR: Readonly<Record<string, string>> = { O: '0', o: '0', D: '0', Q: '0', I: '1', l: '1', i: '1', '|': '1', Z: '2', z: '2', S: '5', s: '5', B: '8', G: '6', g: '9', T: '7' };
+const LETTER_FOR: Readonly<Record<string, string>> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '8': 'B', '6': 'G', '7': 'T', $: 'S', '|': 'I' };
+const classOf = (chars: string) => `[${chars.replace(/[\]\\^-]/g, '\\$&')}]`;
+
+/**
+ * Identifiers of a shape in OCR'd text, read through OCR's usual confusions: a run of letters
+ * may hold a 0 or a 1 read for an O or an I, a run of digits an O or an l read for a 0 or a 1
+ * ("FT 1/7381" for "FT T/7381"). Each value comes with the characters it stands for.
+ */
+export function shapedThroughOcr(kind: ValueKind, text: string, shape: string, learned?: string): FoundValue[] {
+  // The learned value's runs, in the shape's order: a vendor's letters rarely change ("FT T/"), so a
+  // misread one is the learned one at its place.
+  const learnedRuns = learned?.match(/\p{L}+|\d+/gu) ?? [];
+  const runs: Array<'A' | '9'> = [];
+  const body = [...shape]
+    .map((c) => {
+      if (c === 'A') {
+        runs.push('A');
+        return `(\\p{L}+?|(?:\\p{L}|${classOf(Object.keys(LETTER_FOR).join(''))})+?)`;
+      }
+      if (c === '9') {
+        runs.push('9');
+        return `((?:\\d|${classOf(Object.keys(DIGIT_FOR).join(''))})+)`;
+      }
+      return c === ' ' ? '\\s?' : escapeRegex(c);
+    })
+    .join('');
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, 'gu');
+  const found: FoundValue[] = [];
+  for (const m of text.matchAll(pattern)) {
+    let fixed = m[0];
+    let at = 0;
+    runs.forEach((run, i) => {
+      const group = m[i + 1]!;
+      const index = fixed.indexOf(group, at);
+      const same = learnedRuns[i]?.length === group.length ? learnedRuns[i] : undefined;
+      const letter = (ch: string, j: number) => (same && /\p{L}/u.test(same[j]!) ? same[j]! : (LETTER_FOR[ch] ?? ch));
+      const mapped = [...group].map((ch, j) => (run === '9' ? (/\d/.test(ch) ? ch : (DIGIT_FOR[ch] ?? ch)) : /\p{L}/u.test(ch) ? ch : letter(ch, j))).join('');
+      fixed = fixed.slice(0, index) + mapped + fixed.slice(index + group.length);
+      at = index + mapped.length;
+    });
+    // A run of digits shows at least one digit as such: "Beleg" is no "Bele9".
+    if (shapeOf(fixed) !== shape || runs.some((run, i) => run === '9' && !/\d/.test(m[i + 1]!))) continue;
+    found.push({ start: m.index, end: m.index + m[0].length, value: identifierValue(kind, fixed), text: fixed });
+  }
+  return found;
 }
 
 /** The normalised form of an identifier as the invoice model gives it. */

@@ -20,7 +20,7 @@ function fieldOf(field: InvoiceField, evidence: FieldEvidence): VendorProfileFie
   return {
     field,
     value: evidence.value,
-    label: evidence.label?.text ?? null,
+    label: evidence.label ? evidence.label.text.replace(/\s*:\s*$/, '') : null,
     place: evidence.label?.place ?? null,
     located: evidence.region !== undefined,
     format: formatOf(evidence),
