@@ -75,15 +75,17 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 }
 
 /** The real app on the real test database and Redis, exercised through app.inject. */
-export async function createTestContext(overrides: Record<string, string> = {}): Promise<TestContext> {
+export async function createTestContext(overrides: Record<string, string> = {}, options: { queuePrefix?: string } = {}): Promise<TestContext> {
   const config = testConfig(overrides);
   const prisma = createPrisma(config.DATABASE_URL!, 5);
   const redis = createRedis(config.REDIS_URL!);
-  const keys = await loadSigningKeys({});
+  // JWT_PRIVATE_KEY: contexts that stand for instances of one deployment accept each other's tokens.
+  const keys = await loadSigningKeys({ privateKeyPem: config.JWT_PRIVATE_KEY });
   const engines = await detectEngines();
-  // A queue prefix of its own per context, so no other test's worker takes these jobs.
+  // A queue prefix of its own per context, so no other test's worker takes these jobs (or one
+  // shared by the contexts that stand for instances of one deployment).
   const queueRedis = createQueueRedis(config.REDIS_URL!);
-  const queuePrefix = `test-${randomUUID()}`;
+  const queuePrefix = options.queuePrefix ?? `test-${randomUUID()}`;
   const queues = createQueues(queueRedis, queuePrefix);
   const blobs = createBlobStore(config);
   const fileUrlSecret = 'test-file-url-secret-0123456789abcdef';

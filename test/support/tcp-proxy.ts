@@ -10,6 +10,8 @@ export type ProxyMode = 'forward' | 'hangup' | 'reset';
 export interface TcpProxy {
   port: number;
   setMode: (mode: ProxyMode) => void;
+  /** Sends new connections to another target and cuts the open ones (a load balancer moving a client). */
+  setTarget: (target: { host: string; port: number }) => void;
   close: () => Promise<void>;
 }
 
@@ -36,6 +38,10 @@ export async function startTcpProxy(target: { host: string; port: number }, mode
     port: (server.address() as AddressInfo).port,
     setMode: (next) => {
       mode = next;
+    },
+    setTarget: (next) => {
+      target = next;
+      for (const socket of sockets) socket.destroy();
     },
     close: async () => {
       for (const socket of sockets) socket.destroy();
