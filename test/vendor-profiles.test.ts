@@ -192,6 +192,13 @@ describe('a vendor whose layout changed', () => {
     }
     // The vendor is recognised (its own values, found by themselves, agree).
     expect(redesigned.fields.get('VendorTaxId')?.vendorProfile).toMatchObject({ agreement: 'agreed' });
+    // Where the learned anchors are gone, the general model's value stands, and a reviewer is told to look.
+    const missed = [...redesigned.fields.values()].filter((e) => e.vendorProfile?.agreement === 'profileMissed');
+    expect(missed.length).toBeGreaterThan(0);
+    for (const e of missed) {
+      expect(e.vendorProfile!.fromProfile).toBe(false);
+      expect(e.confidence, e.category).toBeLessThanOrEqual(0.7);
+    }
   }, 120_000);
 });
 
