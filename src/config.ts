@@ -121,6 +121,8 @@ const envSchema = z.object({
    * and Redis; a worker on a machine of its own may take every core.
    */
   ENGINE_THREADS: positiveInt.default(() => Math.max(1, availableParallelism() - 1)),
+  /** tesseract processes a worker runs at once, whatever its engine threads and documents (one core each). Default: the machine's cores. */
+  OCR_PROCESSES: positiveInt.default(() => availableParallelism()),
   /** Heap limit of each engine thread, in MB: a document needing more fails its attempt, never the process (the engines alone need about 100). */
   ENGINE_THREAD_MAX_MEMORY_MB: z.coerce.number().int().min(256).default(2048),
   /** The api answers 503 with Retry-After while its event loop's mean delay (sampled each second) is past this, in ms; 0: never. */

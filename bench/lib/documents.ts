@@ -40,10 +40,15 @@ function scannedPage(seed: number): Promise<Buffer> {
 /** Distinct scans made; pages beyond them repeat them (rendering one costs about a second). */
 const DISTINCT_SCANS = 4;
 
+/** The distinct scans (JPEG, 300 dpi) the first `pages` pages of scannedPdf(pages) show, page p showing scan p % DISTINCT_SCANS. */
+export function scannedPageImages(pages: number): Promise<Buffer[]> {
+  return Promise.all(Array.from({ length: Math.min(pages, DISTINCT_SCANS) }, (_, i) => scannedPage(i)));
+}
+
 /** A PDF of `pages` scanned A4 pages (no text layer: every page needs OCR). */
-export async function scannedPdf(pages: number): Promise<Buffer> {
+export async function scannedPdf(pages: number, scans?: Buffer[]): Promise<Buffer> {
   const doc = await PDFDocument.create();
-  const scans = await Promise.all(Array.from({ length: Math.min(pages, DISTINCT_SCANS) }, (_, i) => scannedPage(i)));
+  scans ??= await scannedPageImages(pages);
   const images = await Promise.all(scans.map((jpeg) => doc.embedJpg(jpeg)));
   for (let p = 0; p < pages; p += 1) {
     doc.addPage(A4_POINTS).drawImage(images[p % images.length]!, { x: 0, y: 0, width: A4_POINTS[0], height: A4_POINTS[1] });

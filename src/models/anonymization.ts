@@ -47,7 +47,7 @@ export const anonymizationModel: Model = async (input) => {
     if (asPng) png = redacted;
     else await pdf.addPage(redacted, page.width * pointsPerUnit, page.height * pointsPerUnit);
     return found.flatMap(({ findings }) => findings.map((finding) => personalDataEntity(ref, finding)));
-  });
+  }, input.emitChunk);
 
   const name = asPng ? 'redacted.png' : 'redacted.pdf';
   const file = path.join(input.workDir, name);

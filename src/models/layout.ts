@@ -14,6 +14,7 @@ export const layoutModel: Model = async (input) => {
   const dates = dateOptionsFor(input.language);
   const chunks = await detectPerPage(input, { languages: ocrLanguages(input) }, async (page, ref) =>
     layoutEntities(ref, analyzeLayout(await page.allWords()), await findBarcodes(page), { dates }),
+    input.emitChunk,
   );
   return { kind: 'document', chunks };
 };

@@ -32,6 +32,13 @@ export interface ModelInput {
   workDir: string;
   /** Where the model may keep output files (e.g. the redacted document): key -> local file path. */
   saveOutput: (name: string, localPath: string) => Promise<string>;
+  /**
+   * Where a document model may hand each page's chunk as soon as it is done, in page order,
+   * instead of returning it: the result is stored while the next pages are read, and a long
+   * document's chunks never sit in memory together. Chunks the model returns come after the ones
+   * it emitted. Absent: every chunk is returned.
+   */
+  emitChunk?: (chunk: DocumentChunkResult) => Promise<void>;
 }
 
 /** One page's detections as the export's Entity objects (spec: Export models). */

@@ -3,9 +3,11 @@
  * thread, and in `npm start` the api sharing it, only does database, Redis and file bookkeeping
  * and stays responsive (DESIGN.md section 7). engine-thread.ts is the threads' side.
  */
+import { availableParallelism } from 'node:os';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { Logger } from 'pino';
+import { ProcessSlots } from '../engines/process-slots.js';
 import type { TemplateType } from '../domain/enums.js';
 import type { EngineReply, EngineTask, HostCall, HostCalls, HostReply, ModelSummary, ThreadModelInput } from './engine-protocol.js';
 import type { EngineThreadData } from './engine-thread.js';
@@ -36,6 +38,8 @@ export interface EnginePoolOptions {
   threads: number;
   /** Heap limit of each thread: one that runs out fails its task (and is replaced), not the process. */
   threadMaxMemoryMb: number;
+  /** OCR processes at once over all the threads (OCR_PROCESSES); default: the machine's cores. */
+  ocrProcesses?: number;
   asr: EngineThreadData['asr'];
   log: Pick<Logger, 'error'>;
 }
@@ -80,7 +84,7 @@ function withoutTsxLoader(execArgv: readonly string[]): string[] {
 
 export function createEnginePool(options: EnginePoolOptions): EnginePool {
   const entry = threadEntry();
-  const data: EngineThreadData = { asr: options.asr };
+  const data: EngineThreadData = { asr: options.asr, ocrSlots: ProcessSlots.create(options.ocrProcesses ?? availableParallelism()).shared };
   const pool = new Piscina<EngineTask, EngineReply<unknown>>({
     ...entry,
     // Every thread from the start (each loads the engines with its first task): a task goes to an

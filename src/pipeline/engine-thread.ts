@@ -7,8 +7,10 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import { workerData } from 'piscina';
+import { useOcrSlots } from '../engines/ocr.js';
 import { extractPdfPages } from '../engines/pdf.js';
-import type { ModelResult } from '../models/model.js';
+import { ProcessSlots } from '../engines/process-slots.js';
+import type { DocumentChunkResult } from '../models/model.js';
 import { createModelRegistry, type ModelRegistry } from '../models/registry.js';
 import type { EngineReply, EngineTask, HostCall, HostCalls, HostReply, ModelSummary, StoredChunk, ThreadModelInput } from './engine-protocol.js';
 import { inspectSource } from './inspect-source.js';
@@ -18,7 +20,11 @@ import type { TemplateType } from '../domain/enums.js';
 /** What engine-pool.ts gives every thread (piscina's workerData). */
 export interface EngineThreadData {
   asr: { ASR_URL?: string; ASR_API_KEY?: string };
+  /** The worker's OCR process slots (ProcessSlots.shared), one limit for all its threads. */
+  ocrSlots: SharedArrayBuffer;
 }
+
+useOcrSlots(new ProcessSlots((workerData as EngineThreadData).ocrSlots));
 
 /**
  * Chunks go to the main thread in batches of about this much JSON (a few text pages: a page's
@@ -60,42 +66,68 @@ function mean(values: number[]): number | null {
   return values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
 }
 
-/** Hands the document's chunks to the main thread batch by batch, letting go of each page once it is sent. */
-async function storeChunks(result: Extract<ModelResult, { kind: 'document' }>, host: Host): Promise<ModelSummary> {
-  const chunks: Array<(typeof result.chunks)[number] | undefined> = result.chunks;
+/**
+ * Hands a document's chunks to the main thread batch by batch, in order, numbering them: while
+ * one batch is stored there (a statement in Postgres, on another core), the next one fills here.
+ * At most one batch is in flight and one filling, so neither side holds more than two batches.
+ */
+function chunkWriter(host: Host) {
   const confidences: number[] = [];
+  let count = 0;
   let batch: string[] = [];
   let bytes = 0;
-  const flush = async () => {
+  let inFlight: Promise<unknown> = Promise.resolve();
+  const send = async () => {
+    await inFlight; // the batch before is stored (or its error is thrown here)
     if (batch.length === 0) return;
-    await host.call('storeChunks', { json: `[${batch.join(',')}]`, count: batch.length });
+    const json = `[${batch.join(',')}]`;
+    const sent = host.call('storeChunks', { json, count: batch.length });
+    sent.catch(() => {}); // awaited by the next send or by finish
+    inFlight = sent;
     batch = [];
     bytes = 0;
   };
-  for (let index = 0; index < chunks.length; index += 1) {
-    const chunk = chunks[index]!;
-    chunks[index] = undefined;
-    if (chunk.averageConfidence !== null) confidences.push(chunk.averageConfidence);
-    const row: StoredChunk = { chunkNumber: index + 1, pageNumber: chunk.pageNumber, averageConfidence: chunk.averageConfidence, entities: chunk.entities };
-    const json = JSON.stringify(row);
-    batch.push(json);
-    bytes += json.length;
-    if (bytes >= CHUNK_BATCH_BYTES) await flush();
-  }
-  await flush();
   return {
-    kind: 'document',
-    chunkCount: chunks.length,
-    averageConfidence: mean(confidences),
-    ...(result.redactedBlobKey !== undefined ? { redactedBlobKey: result.redactedBlobKey } : {}),
+    add: async (chunk: DocumentChunkResult) => {
+      count += 1;
+      if (chunk.averageConfidence !== null) confidences.push(chunk.averageConfidence);
+      const row: StoredChunk = { chunkNumber: count, pageNumber: chunk.pageNumber, averageConfidence: chunk.averageConfidence, entities: chunk.entities };
+      const json = JSON.stringify(row);
+      batch.push(json);
+      bytes += json.length;
+      if (bytes >= CHUNK_BATCH_BYTES) await send();
+    },
+    /** Stores what is left and waits for every batch. */
+    finish: async () => {
+      await send();
+      await inFlight;
+      return { chunkCount: count, averageConfidence: mean(confidences) };
+    },
   };
 }
 
 async function runModel(templateType: TemplateType, input: ThreadModelInput, port: MessagePort): Promise<ModelSummary> {
   const host = hostOn(port);
+  const chunks = chunkWriter(host);
   try {
-    const result = await models()(templateType)({ ...input, saveOutput: (name, localPath) => host.call('saveOutput', { name, localPath }) });
-    return result.kind === 'document' ? await storeChunks(result, host) : result;
+    const result = await models()(templateType)({
+      ...input,
+      saveOutput: (name, localPath) => host.call('saveOutput', { name, localPath }),
+      emitChunk: chunks.add,
+    });
+    if (result.kind !== 'document') return result;
+    // Returned chunks (models that revisit theirs) follow the emitted ones; each is let go once written.
+    const returned: Array<DocumentChunkResult | undefined> = result.chunks;
+    for (let index = 0; index < returned.length; index += 1) {
+      const chunk = returned[index]!;
+      returned[index] = undefined;
+      await chunks.add(chunk);
+    }
+    return {
+      kind: 'document',
+      ...(await chunks.finish()),
+      ...(result.redactedBlobKey !== undefined ? { redactedBlobKey: result.redactedBlobKey } : {}),
+    };
   } finally {
     host.close();
   }
