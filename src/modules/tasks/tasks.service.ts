@@ -17,6 +17,7 @@ import { tasksCreated } from '../../observability/metrics.js';
 import { findUsersWithRolesIn } from '../users/users.repository.js';
 import { roleInWorkspace, roleMayReview, userRolesOf } from '../users/workspace-roles.js';
 import { assertSourceAvailable } from './task-source.js';
+import { deleteEarlierRunFiles, deleteTaskFiles } from '../../pipeline/task-files.js';
 import {
   findTaskByExternalId,
   findTaskById,
@@ -325,7 +326,7 @@ export async function reprocessTask(deps: Deps, tenantId: number, ref: TaskRef, 
   const superseded = () =>
     new ConflictError(`Task ${task.id} is a part superseded by a reprocess of task ${task.parentTaskId}; reprocess that task instead`, { title: 'TaskSuperseded' });
   if (task.taskStatus === TaskStatus.Deleted) throw superseded();
-  const updated = await deps.prisma.$transaction(async (tx) => {
+  const { updated, supersededParts } = await deps.prisma.$transaction(async (tx) => {
     const now = new Date();
     // The task's row first: its lock orders this reprocess against a split committing the parts
     // of the run it ends, so the query for earlier parts below sees every one of them.
@@ -361,7 +362,15 @@ export async function reprocessTask(deps: Deps, tenantId: number, ref: TaskRef, 
       for (const { batchId } of parts) if (batchId !== null) perBatch.set(batchId, (perBatch.get(batchId) ?? 0) + 1);
       for (const [batchId, count] of perBatch) await tx.batch.update({ where: { id: batchId }, data: { totalTasks: { decrement: count } } });
     }
-    return tx.task.findUniqueOrThrow({ where: { id: task.id } });
+    return { updated: await tx.task.findUniqueOrThrow({ where: { id: task.id } }), supersededParts: parts.map((p) => p.id) };
   });
   await enqueuePreprocess(deps.queues, updated.priority, { tenantId, taskId: updated.id, restartCount: updated.restartCount }, log);
+  // The files of the runs this one replaces (split parts, redacted outputs) and of the parts it
+  // supersedes. After the commit and best effort: a file left behind only takes space.
+  try {
+    await deleteEarlierRunFiles(deps.blobs, tenantId, updated.id, updated.restartCount);
+    for (const partId of supersededParts) await deleteTaskFiles(deps.blobs, tenantId, partId);
+  } catch (err) {
+    log?.(err);
+  }
 }
