@@ -131,6 +131,7 @@ function hintsFor(): Map<string, unknown[]> {
     ['externalid', [a.documentTask.externalId, a.transcriptTask.externalId, b.documentTask.externalId]],
     ['speakerid', [a.taskSpeakerId, 'speaker-1', a.workspaceSpeakerId]],
     ['uploadid', [a.finishedUploadId, a.openUploadId, b.finishedUploadId]],
+    ['profileid', [a.vendorProfileId, b.vendorProfileId]],
     ['pagenumber', [1, 2]],
     ['chunknumber', [1]],
     ['entityindex', [0, 1]],

@@ -78,6 +78,7 @@ interface Target {
   email: string;
   webhookId: number;
   deliveryId: number;
+  vendorProfileId: number;
 }
 
 function targetOf(o: TenantObjects): Target {
@@ -97,6 +98,7 @@ function targetOf(o: TenantObjects): Target {
     email: sharedEmail,
     webhookId: aWebhook.webhookId,
     deliveryId: aWebhook.deliveryId,
+    vendorProfileId: o.vendorProfileId,
   };
 }
 
@@ -119,6 +121,7 @@ function missingTarget(): Target {
     email: `${none}@example.com`,
     webhookId: NOBODY,
     deliveryId: NOBODY,
+    vendorProfileId: NOBODY,
   };
 }
 
@@ -277,6 +280,11 @@ const cases: Record<string, IsolationCase> = {
       send('POST', `${EXTERNAL}/webhooks/${bWebhookId}/deliveries/${t.deliveryId}/redeliver`, undefined),
     ],
   },
+
+  // Vendor profiles (extension routes): A's workspace and A's profile.
+  'GET /api/v1.0/external/vendorprofiles/workspaces/:workspaceId': { calls: (t) => [get(`${EXTERNAL}/vendorprofiles/workspaces/${t.workspaceId}`)] },
+  'GET /api/v1.0/external/vendorprofiles/:profileId': { calls: (t) => [get(`${EXTERNAL}/vendorprofiles/${t.vendorProfileId}`)] },
+  'DELETE /api/v1.0/external/vendorprofiles/:profileId': { calls: (t) => [send('DELETE', `${EXTERNAL}/vendorprofiles/${t.vendorProfileId}`, undefined)] },
 
   // Uploads (TUS).
   'POST /files': {

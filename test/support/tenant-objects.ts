@@ -1,8 +1,8 @@
 /**
  * One organization with one of every object the API names by id: a document task and a transcript
  * task (with externalIds), a transcription workspace with speakers, a batch, a finished and an
- * unfinished upload, a stored file with its signed link, an administrator who reviews, and a
- * pending invitation. The fuzz and tenant-isolation suites aim their requests at these.
+ * unfinished upload, a stored file with its signed link, an administrator who reviews, a
+ * pending invitation and a vendor profile. The fuzz and tenant-isolation suites aim their requests at these.
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
@@ -12,6 +12,7 @@ import { createWorkspace } from '../../src/modules/tenants/tenants.service.js';
 import { setInvitationToken } from '../../src/modules/users/invitations.repository.js';
 import { INVITATION_TTL_MS, mintInvitationToken } from '../../src/modules/users/invitations.service.js';
 import { signFileUrl } from '../../src/storage/signed-url.js';
+import { insertProfile } from '../../src/modules/vendor-profiles/vendor-profiles.repository.js';
 import { createTestTenant, type TestContext, type TestTenant } from './context.js';
 import { createUser, seedDocumentTask, seedTranscriptTask, userHeaders, type TestUser } from './review.js';
 
@@ -38,6 +39,8 @@ export interface TenantObjects {
   /** The plain token of a pending invitation's link. */
   invitationToken: string;
   invitedEmail: string;
+  /** A vendor profile of the default workspace (issue 16), as a review of one of its invoices leaves it. */
+  vendorProfileId: number;
 }
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
@@ -103,6 +106,20 @@ export async function createTenantObjects(ctx: TestContext): Promise<TenantObjec
   const { token: invitationToken, tokenHash } = mintInvitationToken();
   await setInvitationToken(ctx.prisma, tenant.tenantId, invitation.id, tokenHash, new Date(Date.now() + INVITATION_TTL_MS));
 
+  const vendorName = `Vendor ${tag}`;
+  const vendorProfile = await insertProfile(ctx.prisma, {
+    tenantId: tenant.tenantId,
+    workspaceId: tenant.defaultWorkspaceId,
+    vendorName,
+    nameKey: vendorName.toLowerCase().replace(/[^a-z0-9]/g, ''),
+    taxIds: [`XX${tag}`],
+    ibans: [],
+    fingerprint: [],
+    fields: {},
+    reviewCount: 1,
+    lastTaskId: documentTask.id,
+  });
+
   const { name: tenantName } = await ctx.prisma.tenant.findUniqueOrThrow({ where: { id: tenant.tenantId } });
   const markers = [
     tenantName,
@@ -117,6 +134,8 @@ export async function createTenantObjects(ctx: TestContext): Promise<TenantObjec
     openUploadId,
     reviewer.email,
     invitedEmail,
+    vendorName,
+    `XX${tag}`,
   ];
 
   return {
@@ -134,5 +153,6 @@ export async function createTenantObjects(ctx: TestContext): Promise<TenantObjec
     reviewer,
     invitationToken,
     invitedEmail,
+    vendorProfileId: vendorProfile.id,
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Everything an organization owns, as plain comparable data: its rows (tenant, client, workspaces
  * with members and speakers, batches, tasks with chunks, transcripts, speakers and assignments,
- * users with memberships and invitations, uploads, daily counts), the bytes its uploads hold and
+ * users with memberships and invitations, uploads, daily counts, vendor profiles), the bytes its uploads hold and
  * whether its stored files exist. Two snapshots around a request show whether it changed anything.
  */
 import { uploadFiles } from '../../src/modules/uploads/upload-storage.js';
@@ -35,10 +35,11 @@ export async function snapshotTenant(ctx: TestContext, tenantId: number): Promis
       uploads: byId,
     },
   });
+  const vendorProfiles = await ctx.prisma.vendorProfile.findMany({ where: { tenantId }, ...byId });
   const dailyCounts = await ctx.prisma.taskDailyCount.findMany({ where: { tenantId }, orderBy: [{ day: 'asc' }, { workspaceId: 'asc' }, { taskStatus: 'asc' }, { integrationStatus: 'asc' }] });
   const uploadBytes = await Promise.all(tenant.uploads.map(async (u) => [u.id, await uploadSize(ctx, u.id)] as const));
   const storedFiles = await Promise.all(
     tenant.tasks.flatMap((t) => [t.sourceBlobKey, t.redactedBlobKey]).filter((key): key is string => key !== null).map(async (key) => [key, await ctx.blobs.exists(key)] as const),
   );
-  return plain({ tenant, dailyCounts, uploadBytes: Object.fromEntries(uploadBytes), storedFiles: Object.fromEntries(storedFiles) });
+  return plain({ tenant, vendorProfiles, dailyCounts, uploadBytes: Object.fromEntries(uploadBytes), storedFiles: Object.fromEntries(storedFiles) });
 }
