@@ -62,7 +62,7 @@ function itemRowLines(tables: readonly LayoutTable[], hits: readonly LabelHit[])
 const COMPILED_LABELS = compileLabels(INVOICE_LABELS);
 
 /** How much the place of a value relative to its label weighs. */
-const PLACE_WEIGHT: Readonly<Record<ValuePlace, number>> = { inline: 1, right: 0.95, below: 0.85, nextRowRight: 0.75 };
+const PLACE_WEIGHT: Readonly<Record<ValuePlace, number>> = { inline: 1, right: 0.95, below: 0.85, nextRowRight: 0.75, afterWords: 0.8 };
 
 /** Without a label, a date is the invoice's only weakly (the document may print several). */
 const UNLABELLED_DATE = 0.3;

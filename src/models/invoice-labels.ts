@@ -36,7 +36,15 @@ function amountLabels(category: LabelCategory, strength: number, sources: readon
   return labels(category, strength, sources.map((source) => `${source}${CURRENCY_SUFFIX}`));
 }
 
-export const INVOICE_LABELS: readonly LabelDefinition[] = [
+/**
+ * OCR of thermal print reads the last letter of "total" as i or 1 ("Totai Incl. of GST"): the
+ * word is matched with either, which no other word of these languages spells.
+ */
+function ocrTolerant(definitions: readonly LabelDefinition[]): LabelDefinition[] {
+  return definitions.map((d) => ({ ...d, source: d.source.replace(/total/g, 'tota[l1i]') }));
+}
+
+export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
   ...labels('InvoiceId', 1, [
     `(?:tax\\s*|commercial\\s*|proforma\\s*)?invoice\\s*${NO}`,
     `inv\\.?\\s*${NO}`,
@@ -159,7 +167,7 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = [
 
   ...amountLabels('InvoiceTotal', 1, [
     'grand\\s*total',
-    `total\\s*(?:due|payable|to\\s*pay|amount\\s*(?:due|payable)|a\\s*payer|a\\s*pagar|da\\s*pagare|te\\s*betalen|zu\\s*zahlen|ttc|brutto|general|geral|rounded|nett|for\\s*this\\s*(?:period|invoice)|(?:of\\s*)?(?:the\\s*)?invoice|(?:de\\s*la\\s*|da\\s*|della\\s*)?(?:factura|fatura|fattura|facture)|documento|du\\s*document|(?:incl\\.?|inc\\.?|including|inclusive\\s*of|with|com|con|inkl\\.?|avec)\\s*${TAX_WORD})`,
+    `total\\s*(?:due|payable|to\\s*pay|amount\\s*(?:due|payable)|a\\s*payer|a\\s*pagar|da\\s*pagare|te\\s*betalen|zu\\s*zahlen|ttc|brutto|general|geral|rounded|nett|for\\s*this\\s*(?:period|invoice)|(?:of\\s*)?(?:the\\s*)?invoice|(?:de\\s*la\\s*|da\\s*|della\\s*)?(?:factura|fatura|fattura|facture)|documento|du\\s*document|(?:(?:rm|rs\\.?|eur|usd|\\$)\\s*)?(?:incl\\.?|inc\\.?|including|inclusive|with|com|con|inkl\\.?|avec)\\s*(?:of\\s*)?${TAX_WORD})`,
     'total\\s*(?:sales|amount)\\s*(?:\\(?\\s*(?:incl\\.?|inclusive)\\s*(?:of\\s*)?(?:gst|tax|vat)\\s*\\)?)',
     'total\\s*amount',
     'amount\\s*(?:due|payable|to\\s*pay)',
@@ -263,4 +271,4 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = [
     'nipc',
     `${NO}?\\s*(?:de\\s*)?contribuinte`,
   ]),
-];
+]);

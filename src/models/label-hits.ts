@@ -13,8 +13,12 @@ export interface LabelHit {
   valueStart: number;
 }
 
-/** Where a value stands relative to its label, from the most to the least usual. */
-export type ValuePlace = 'inline' | 'right' | 'below' | 'nextRowRight';
+/**
+ * Where a value stands relative to its label, from the most to the least usual; `afterWords`: to
+ * the right of the label's line when words that are no value follow the label on it ("Total Amt
+ * Rounded ..... 15.90", "Total RM ..... 31.45": the rest of a label the vocabulary does not know).
+ */
+export type ValuePlace = 'inline' | 'right' | 'below' | 'nextRowRight' | 'afterWords';
 
 export interface ValueRun {
   run: TextRun;
@@ -79,6 +83,9 @@ function longestLabelAt(text: string, at: number, labels: readonly CompiledLabel
   return best;
 }
 
+/** Words a label may run on by beyond the vocabulary's part of it, before its value to the right. */
+const MAX_LABEL_WORDS_AFTER = 3;
+
 /** A value on the next line must start within this many line heights below its label. */
 const MAX_BELOW_LINE_HEIGHTS = 2;
 
@@ -105,6 +112,9 @@ export function valuesOf(page: PageText, hit: LabelHit, previous: LabelHit | und
     const from = hit.valueStart + (rest.length - rest.trimStart().length);
     const run = runInRange(page, span.offset + from, span.offset + hit.valueStart + rest.trimEnd().length);
     if (run) values.push({ run, place: 'inline' });
+    // A few words and no digit after the label: the rest of a longer label, its value further right.
+    const right = nextOnLine || /\d/.test(rest) || rest.trim().split(/\s+/).length > MAX_LABEL_WORDS_AFTER ? undefined : lineRightOf(page, line);
+    if (right) values.push({ run: right, place: 'afterWords' });
     return values;
   }
   const right = nextOnLine ? undefined : lineRightOf(page, line);

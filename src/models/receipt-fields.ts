@@ -23,13 +23,20 @@ function isTitleOrLabel(line: TextLine, labelled: ReadonlySet<TextLine>): boolea
   return labelled.has(line) || isTitleLine(line);
 }
 
-/** Name-like: letters, no date or amount, not mostly digits, not an address line. */
+/**
+ * A tax or company number line of the header ("(GST Reg No. 001492992000)", "GST ID :0021...",
+ * "BRN 123456-X"): it may stand between the name and the address, and is neither.
+ */
+const ID_LINE = /\b(?:gst|sst|tax|vat|tin|brn|roc|co|company|business|reg(?:istration)?)\b[^\d]{0,25}\d[\d\s-]{5,}/;
+
+/** Name-like: letters, no date or amount, not mostly digits (a registration number after the name aside), not an address line. */
 function nameLike(line: TextLine): boolean {
-  const text = plain(line.text).trim();
+  const text = plain(stripRegistration(line.text)).trim();
   const letters = text.match(/\p{L}/gu)?.length ?? 0;
   if (letters < 3 || findDates(line.text).length > 0 || findAmounts(line.text).some((a) => a.decimals)) return false;
   if (REGISTRATION.test(text) || AFTER_ADDRESS.test(text)) return false;
-  return (text.match(/\d/g)?.length ?? 0) <= 0.2 * letters;
+  // OCR turns letters of a name into digits ("99 SPEED N9R7 S/B"): a legal form allows more.
+  return (text.match(/\d/g)?.length ?? 0) <= (LEGAL_FORM.test(text) ? 0.5 : 0.2) * letters;
 }
 
 function addressLike(line: TextLine): boolean {
@@ -65,14 +72,14 @@ export function receiptHeader(page: PageText, hits: readonly LabelHit[]): FieldC
   if (!best || best.score < 0.25) return [];
   const nameLines = wholeName(lines, best.index);
   const name = joinRuns(nameLines);
-  const nameText = correctLegalForm(stripRegistration(name.text.replace(/\s+/g, ' ')));
+  const nameText = correctLegalForm(fixOcrConfusions(stripRegistration(name.text.replace(/\s+/g, ' '))));
   const found: FieldCandidate[] = [
     { category: 'VendorName', value: name, contentNormalized: nameText, score: Math.min(0.95, 0.45 + best.score), label: 0, labelLine: nameLines[0] },
   ];
   const address = addressAfter(lines, best.index + nameLines.length, labelled);
   if (address.length > 0) {
     const run = joinRuns(address);
-    found.push({ category: 'VendorAddress', value: run, contentNormalized: run.text.replace(/\s+/g, ' ').trim(), score: 0.7, label: 0, labelLine: address[0] });
+    found.push({ category: 'VendorAddress', value: run, contentNormalized: fixOcrConfusions(run.text.replace(/\s+/g, ' ').trim()), score: 0.7, label: 0, labelLine: address[0] });
   }
   return found;
 }
@@ -112,9 +119,30 @@ function isTitleLine(line: TextLine): boolean {
   return /^(?:tax\s+invoice|invoice|receipt|official\s+receipt|cash\s+(?:sale|bill)|simplified|welcome|thank)/.test(plain(line.text));
 }
 
-/** "AEON CO. (M) BHD (126926-H)" -> "AEON CO. (M) BHD". */
-function stripRegistration(name: string): string {
-  return name.replace(/\s*\(?\s*(?:co\.?\s*(?:reg\.?\s*)?no\.?\s*:?\s*)?\d{4,}[\s-]*[A-Za-z]?\s*\)?\s*$/i, '').trim();
+/**
+ * "AEON CO. (M) BHD (126926-H)" -> "AEON CO. (M) BHD": a trailing company number, also as OCR
+ * spoils it ("(1B9386 X)", "(2 49336-T)", "(I39386 X)"): mostly digits, four at least.
+ */
+export function stripRegistration(name: string): string {
+  const stripped = name.replace(/\s*\(\s*(?:co\.?\s*(?:reg\.?\s*)?no\.?\s*:?\s*)?([\dA-Z\s-]{4,16})\)?\s*$/i, (whole, inside: string) => ((inside.match(/\d/g)?.length ?? 0) >= Math.max(4, 0.6 * inside.replace(/[\s-]/g, '').length) ? '' : whole));
+  return stripped.replace(/\s*(?:co\.?\s*(?:reg\.?\s*)?no\.?\s*:?\s*)?\d{4,}[\s-]*[A-Za-z]?\s*$/i, '').trim();
+}
+
+/**
+ * The usual OCR confusions of digits and letters put right by their neighbours, in names and
+ * addresses: a 0 inside a word is an O ("L0T", "C0MPANY"), an O or o inside a number a 0
+ * ("4330O", "403oo"), a 1 between lower case letters an l ("Ja1an"), a B or an I between digits an
+ * 8 or a 1 ("2B11"). Codes that mix letters and digits on purpose ("U13/BG", "SS21/39") keep them.
+ */
+export function fixOcrConfusions(text: string): string {
+  return text
+    // A lone ideograph in Latin text is a speck read by a recogniser that knows Chinese.
+    .replace(/(?<=[A-Za-z.,)]\s?)\s\p{Script=Han}(?=\s[A-Za-z(])/gu, '')
+    .replace(/(?<=\p{L})0+(?=\p{L})|(?<=\p{L}{2})0(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])0(?=\p{L}{2})/gu, (zeros) => 'O'.repeat(zeros.length))
+    .replace(/(?<![\p{L}])\d+[Oo][\dOo]*(?![\p{L}])/gu, (number) => ((number.match(/\d/g)?.length ?? 0) >= 2 ? number.replace(/[Oo]/g, '0') : number))
+    .replace(/(?<=\p{Ll})1(?=\p{Ll})|(?<=\p{Ll}{2})1(?![\p{L}\p{N}])/gu, 'l')
+    .replace(/(?<=\d)B(?=\d)/g, '8')
+    .replace(/(?<=\d)[Il](?=\d)/g, '1');
 }
 
 /** The address lines after the name: registration numbers skipped, up to the contact and tax lines. */
@@ -123,9 +151,13 @@ function addressAfter(lines: readonly TextLine[], from: number, labelled: Readon
   for (let i = from; i < lines.length && address.length < 6; i++) {
     const line = lines[i]!;
     const text = plain(line.text).trim();
-    if (address.length === 0 && REGISTRATION.test(text)) continue;
+    // Specks the OCR read as a line (".", "-") are nothing.
+    if ((text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) < 2) continue;
+    // Company and tax numbers, and the date a printer set beside the header, may come before the address.
+    if (address.length === 0 && (REGISTRATION.test(text) || ID_LINE.test(text) || isDateOnly(line.text))) continue;
     // A bare telephone number ("07-355 2616") ends the address as a "Tel:" line does.
-    if (labelled.has(line) || AFTER_ADDRESS.test(text) || /^[\d\s()+./-]{7,}$/.test(text) || findDates(line.text).length > 0 || findAmounts(line.text).some((a) => a.decimals)) break;
+    // So does a long number (a tax number whose label OCR spoiled): postcodes and street numbers are short.
+    if (labelled.has(line) || AFTER_ADDRESS.test(text) || /^[\d\s()+./-]{7,}$/.test(text) || /\d{8,}/.test(text) || findDates(line.text).length > 0 || findAmounts(line.text).some((a) => a.decimals)) break;
     if (address.length === 0 && !addressLike(line)) {
       // A second name line or a branch name may sit between the name and the address.
       if (i === from && nameLike(line)) continue;
@@ -134,4 +166,10 @@ function addressAfter(lines: readonly TextLine[], from: number, labelled: Readon
     address.push(line);
   }
   return address;
+}
+
+/** A line that holds a date (and a time) and nothing else. */
+function isDateOnly(text: string): boolean {
+  const [date] = findDates(text);
+  return date !== undefined && /^[\s\d:.apm]*$/i.test(text.slice(0, date.index) + text.slice(date.index + date.length));
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Entity } from '../../src/modules/exports/document-export.schemas.js';
 import { receiptsModel } from '../../src/models/invoice.js';
+import { fixOcrConfusions, stripRegistration } from '../../src/models/receipt-fields.js';
 import { useScratchDir } from '../engines/fixtures.js';
 import { entitiesOf, modelInput, renderPage, scannedLook, textPdf, writeFixture, type Placed } from './document-fixtures.js';
 
@@ -74,5 +75,55 @@ describe('receipts', () => {
     const image = await writeFixture(scratch.file('no-address.png'), await renderPage(page, { width: 900, height: 920 }));
     const entities = entitiesOf(await receiptsModel(await modelInput(image, 'image', [1])));
     expect(entities.find((e) => e.category === 'VendorAddress')).toMatchObject({ notDetected: true });
+  });
+
+  /** A receipt as a text PDF (no OCR): the header lines given, then a date and an amount. */
+  async function headerReceipt(name: string, header: readonly string[], body: ReadonlyArray<readonly [string, string]> = [['TOTAL', '9.60']]) {
+    const page: Placed[] = [
+      ...header.map((text, i) => ({ text, x: 40, y: 40 + 16 * i })),
+      { text: 'Date: 12/03/2018', x: 40, y: 60 + 16 * header.length },
+      ...body.flatMap(([label, amount], i) => [
+        { text: label, x: 40, y: 90 + 16 * (header.length + i) },
+        { text: amount, x: 260, y: 90 + 16 * (header.length + i) },
+      ]),
+    ];
+    const pdf = await writeFixture(scratch.file(`${name}.pdf`), await textPdf([page]));
+    return fields(entitiesOf(await receiptsModel(await modelInput(pdf, 'pdf', [1]))));
+  }
+
+  it('reads the address past the company and tax number lines, a date printed under the name and specks', async () => {
+    expect(
+      await headerReceipt('numbers-first', ['POPULAR BOOK CO. (M) SDN BHD', '12 Mar 2018 18:19', '.', '(Co. No. 113825-W)', '(GST Reg No. 001492992000)', 'No 8, Jalan 7/118B, Desa Tun Razak', '56000 Kuala Lumpur', 'Tel : 03-42601064']),
+    ).toMatchObject({ VendorName: 'POPULAR BOOK CO. (M) SDN BHD', VendorAddress: 'No 8, Jalan 7/118B, Desa Tun Razak 56000 Kuala Lumpur' });
+  });
+
+  it('ends the address at a long number whose label is unreadable, and takes a name whose letters OCR read as digits', async () => {
+    expect(await headerReceipt('long-number', ['99 SPEED N9R7 S/B (519537-X)', 'LOT P.T. 2811, JALAN ANGSA', '41150 KLANG, SELANGOR', '0S7 10. N0 : 000181747712'])).toMatchObject({
+      VendorName: '99 SPEED N9R7 S/B',
+      VendorAddress: 'LOT P.T. 2811, JALAN ANGSA 41150 KLANG, SELANGOR',
+    });
+  });
+
+  it('finds the total right of a label that runs on beyond the vocabulary, and "total" with its l misread', async () => {
+    expect(await headerReceipt('total-words', ['KEDAI MAJU SDN BHD'], [['Item Count', '3'], ['Total Amt Rounded', '15.90'], ['Cash', '20.00']])).toMatchObject({ InvoiceTotal: '15.90' });
+    expect(await headerReceipt('total-misread', ['KEDAI MAJU SDN BHD'], [['Item Count', '3'], ['Totai Incl. of GST', '15.90'], ['Cash', '20.00']])).toMatchObject({ InvoiceTotal: '15.90' });
+  });
+});
+
+describe('OCR clean-up of receipt names and addresses', () => {
+  it('puts right the digits and letters OCR confuses, by their neighbours', () => {
+    expect(fixOcrConfusions('L0T 1851-A, 4330O SERI KEMBANGAN')).toBe('LOT 1851-A, 43300 SERI KEMBANGAN');
+    expect(fixOcrConfusions('Sungai Bu1oh, 403oo Shah Alam, Leve1 6')).toBe('Sungai Buloh, 40300 Shah Alam, Level 6');
+    expect(fixOcrConfusions('LOT P.T. 2B11, 0TARA')).toBe('LOT P.T. 2811, OTARA');
+    expect(fixOcrConfusions('POPULAR BOOK CO. (M) 糖 SDN BHD')).toBe('POPULAR BOOK CO. (M) SDN BHD');
+    // Codes that mix letters and digits on purpose stay as they are.
+    expect(fixOcrConfusions('JALAN SS21/39, U13/BG, PJU 1A/3, 7/118B, 10.50')).toBe('JALAN SS21/39, U13/BG, PJU 1A/3, 7/118B, 10.50');
+  });
+
+  it('strips a trailing company number, also as OCR spoils it', () => {
+    expect(stripRegistration('AEON CO. (M) BHD (126926-H)')).toBe('AEON CO. (M) BHD');
+    expect(stripRegistration('GARDENIA BAKERIES (KL) SDN BHD (1B9386 X)')).toBe('GARDENIA BAKERIES (KL) SDN BHD');
+    expect(stripRegistration('SINNATHAMBY HOLDINGS SDN. BHD. (2 49336-T)')).toBe('SINNATHAMBY HOLDINGS SDN. BHD.');
+    expect(stripRegistration('GARDENIA BAKERIES (KL) SDN BHD')).toBe('GARDENIA BAKERIES (KL) SDN BHD');
   });
 });
