@@ -106,9 +106,27 @@ async function rssBytes(pid: number): Promise<number> {
   return match ? Number(match[1]) * 1024 : Number.NaN;
 }
 
+/** CPU seconds the process used so far (user + system, all its threads; its child processes once they ended). */
+async function cpuSeconds(pid: number, which: 'all' | 'children' = 'all'): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  // Fields after the command name (which may hold spaces): utime, stime, cutime, cstime are the 12th to 15th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = (which === 'all' ? [11, 12, 13, 14] : [13, 14]).reduce((sum, i) => sum + Number(fields[i] ?? Number.NaN), 0);
+  return ticks / 100; // USER_HZ is 100 on Linux
+}
+
+/** Wall and CPU seconds of peer processes this process runs (and waits for) in `work`. */
+async function timedPeer(work: () => Promise<unknown>): Promise<{ seconds: number; cpu: number }> {
+  const cpuBefore = await cpuSeconds(process.pid, 'children');
+  const seconds = await timed(work);
+  return { seconds, cpu: (await cpuSeconds(process.pid, 'children')) - cpuBefore };
+}
+
 interface Outcome {
   status: number;
   seconds: number;
+  /** CPU seconds of the app (all its threads, and the tesseract, pdftoppm and ffmpeg children it waited for) during the task. */
+  cpu: number;
   /** The app's highest resident memory sampled while the task ran. */
   peakRss: number;
 }
@@ -119,11 +137,12 @@ async function endToEnd(api: Api, app: DevProcess, url: string, displayName: str
   const sampler = setInterval(() => void rssBytes(app.pid).then((rss) => (peakRss = Math.max(peakRss, rss))), 100);
   try {
     const started = performance.now();
+    const cpuBefore = await cpuSeconds(app.pid);
     const { taskId } = await call<{ taskId: number }>(api, 'POST', '/sdtask/process', { displayName, context: { url }, ...(workspaceId ? { workspaceId } : {}) });
     const deadline = Date.now() + 30 * 60_000;
     for (;;) {
       const { taskStatus } = await call<{ taskStatus: number }>(api, 'GET', `/sdtask/status?taskId=${taskId}`);
-      if (FINAL.has(taskStatus) || Date.now() > deadline) return { status: taskStatus, seconds: (performance.now() - started) / 1000, peakRss };
+      if (FINAL.has(taskStatus) || Date.now() > deadline) return { status: taskStatus, seconds: (performance.now() - started) / 1000, cpu: (await cpuSeconds(app.pid)) - cpuBefore, peakRss };
       await new Promise((r) => setTimeout(r, 50));
     }
   } finally {
@@ -164,6 +183,10 @@ interface Row {
   peer: number;
   peerName: string;
   unit: number;
+  /** The app's CPU seconds for the document (median run). */
+  cpu: number;
+  /** The peer's CPU seconds for the same pages. */
+  peerCpu: number;
   rss: number;
   status: number;
   note?: string;
@@ -237,40 +260,40 @@ async function main() {
     for (const pages of options.textPages) {
       const file = path.join(dir, `text-${pages}.pdf`);
       const ours: Outcome[] = [];
-      const peers: number[] = [];
+      const peers: Array<{ seconds: number; cpu: number }> = [];
       for (let i = 0; i < (pages <= 2 ? options.repeatSmall : 1); i++) {
         ours.push(await endToEnd(api, app, files.url(`text-${pages}.pdf`), `text ${pages}`));
-        peers.push(await timed(() => peer('pdftotext', ['-bbox', file, '-'])));
+        peers.push(await timedPeer(() => peer('pdftotext', ['-bbox', file, '-'])));
       }
       const last = ours.at(-1)!;
-      rows.push({ what: 'text PDF, Layout', pages: String(pages), ours: median(ours.map((o) => o.seconds)), peer: median(peers), peerName: 'pdftotext', unit: pages, rss: Math.max(...ours.map((o) => o.peakRss)), status: last.status });
+      rows.push({ what: 'text PDF, Layout', pages: String(pages), ours: median(ours.map((o) => o.seconds)), peer: median(peers.map((p) => p.seconds)), peerCpu: median(peers.map((p) => p.cpu)), peerName: 'pdftotext', unit: pages, cpu: median(ours.map((o) => o.cpu)), rss: Math.max(...ours.map((o) => o.peakRss)), status: last.status });
     }
     for (const pages of options.scannedPages) {
       const file = path.join(dir, `scanned-${pages}.pdf`);
       const images = Array.from({ length: pages }, (_, p) => scanFiles[p % scanFiles.length]!);
       const ours: Outcome[] = [];
-      const peers: number[] = [];
+      const peers: Array<{ seconds: number; cpu: number }> = [];
       for (let i = 0; i < (pages <= 2 ? options.repeatSmall : 1); i++) {
         ours.push(await endToEnd(api, app, files.url(`scanned-${pages}.pdf`), `scanned ${pages}`));
-        peers.push(await timed(() => inParallel(images, cores, (image) => peer('tesseract', [image, 'stdout', '--dpi', String(OCR_DPI), 'tsv'], SINGLE_THREADED))));
+        peers.push(await timedPeer(() => inParallel(images, cores, (image) => peer('tesseract', [image, 'stdout', '--dpi', String(OCR_DPI), 'tsv'], SINGLE_THREADED))));
       }
-      rows.push({ what: 'scanned PDF, Layout', pages: String(pages), ours: median(ours.map((o) => o.seconds)), peer: median(peers), peerName: 'tesseract', unit: pages, rss: Math.max(...ours.map((o) => o.peakRss)), status: ours.at(-1)!.status });
+      rows.push({ what: 'scanned PDF, Layout', pages: String(pages), ours: median(ours.map((o) => o.seconds)), peer: median(peers.map((p) => p.seconds)), peerCpu: median(peers.map((p) => p.cpu)), peerName: 'tesseract', unit: pages, cpu: median(ours.map((o) => o.cpu)), rss: Math.max(...ours.map((o) => o.peakRss)), status: ours.at(-1)!.status });
       if (ocrmypdf) {
-        const seconds = await timed(() => peer('ocrmypdf', ['--force-ocr', '--jobs', String(cores), '--image-dpi', String(OCR_DPI), '--output-type', 'pdf', file, path.join(dir, 'ocrmypdf.pdf')]));
-        rows.push({ what: 'scanned PDF, Layout', pages: String(pages), ours: rows.at(-1)!.ours, peer: seconds, peerName: 'ocrmypdf', unit: pages, rss: Number.NaN, status: ours.at(-1)!.status });
+        const { seconds, cpu: peerCpu } = await timedPeer(() => peer('ocrmypdf', ['--force-ocr', '--jobs', String(cores), '--image-dpi', String(OCR_DPI), '--output-type', 'pdf', file, path.join(dir, 'ocrmypdf.pdf')]));
+        rows.push({ what: 'scanned PDF, Layout', pages: String(pages), ours: rows.at(-1)!.ours, peer: seconds, peerCpu, peerName: 'ocrmypdf', unit: pages, cpu: rows.at(-1)!.cpu, rss: Number.NaN, status: ours.at(-1)!.status });
       }
     }
     if (options.audio && transcripts) {
       const ours = await endToEnd(api, app, files.url('speech.flac'), 'speech', transcripts);
       const model = '/usr/share/pocketsphinx/model/en-us';
-      const rawSeconds = await timed(() =>
+      const raw = await timedPeer(() =>
         peer('pocketsphinx_continuous', ['-infile', audioWav, '-time', 'yes', '-hmm', `${model}/en-us`, '-lm', `${model}/en-us.lm.bin`, '-dict', `${model}/cmudict-en-us.dict`]),
       );
-      rows.push({ what: 'audio, Transcripts', pages: '54 s', ours: ours.seconds, peer: rawSeconds, peerName: 'pocketsphinx', unit: 1, rss: ours.peakRss, status: ours.status, note: 'ours includes the FLAC to WAV conversion' });
+      rows.push({ what: 'audio, Transcripts', pages: '54 s', ours: ours.seconds, peer: raw.seconds, peerCpu: raw.cpu, peerName: 'pocketsphinx', unit: 1, cpu: ours.cpu, rss: ours.peakRss, status: ours.status, note: 'ours includes the FLAC to WAV conversion' });
     }
 
     say();
-    say(`${'document'.padEnd(22)} ${'pages'.padStart(5)}  ${'status'.padEnd(10)} ${'ours s'.padStart(7)} ${'pages/s'.padStart(8)} ${'s/page'.padStart(7)}  ${'peer'.padEnd(12)} ${'peer s'.padStart(7)} ${'pages/s'.padStart(8)}  ${'ours/peer'.padStart(9)}  ${'peak RSS'.padStart(8)}`);
+    say(`${'document'.padEnd(22)} ${'pages'.padStart(5)}  ${'status'.padEnd(10)} ${'ours s'.padStart(7)} ${'pages/s'.padStart(8)} ${'s/page'.padStart(7)}  ${'peer'.padEnd(12)} ${'peer s'.padStart(7)} ${'pages/s'.padStart(8)}  ${'ours/peer'.padStart(9)}  ${'CPU s/page'.padStart(10)}  ${'CPU ours/peer'.padStart(13)}  ${'peak RSS'.padStart(8)}`);
     for (const row of rows) {
       say(
         [
@@ -284,6 +307,8 @@ async function main() {
           row.peer.toFixed(2).padStart(7),
           (row.unit / row.peer).toFixed(1).padStart(8),
           ` ${(row.ours / row.peer).toFixed(2).padStart(8)}x`,
+          ` ${(row.cpu / row.unit).toFixed(3).padStart(10)}`,
+          ` ${(row.cpu / row.peerCpu).toFixed(2).padStart(12)}x`,
           ` ${mb(row.rss).padStart(8)}`,
           row.note ? `  (${row.note})` : '',
         ].join(' '),
@@ -295,11 +320,13 @@ async function main() {
     if (textBiggest) {
       const rate = textBiggest.unit / textBiggest.ours;
       say(`text pages/s at ${textBiggest.unit} pages: ${rate.toFixed(1)} (goal >= ${GOAL_TEXT_PAGES_PER_SECOND}): ${rate >= GOAL_TEXT_PAGES_PER_SECOND ? 'met' : 'MISSED'}`);
+      const cpuPerPage = textBiggest.cpu / textBiggest.unit;
+      say(`  the app used ${(cpuPerPage * 1000).toFixed(0)} ms of CPU per text page (every thread; Postgres not counted): ${(1 / cpuPerPage).toFixed(0)} pages/s of CPU, against pdftotext's ${(textBiggest.peerCpu * 1000 / textBiggest.unit).toFixed(1)} ms`);
     }
     if (text200) say(`200-page text PDF in ToReview: ${text200.ours.toFixed(1)} s (goal < ${GOAL_200_PAGES_SECONDS} s): ${text200.ours < GOAL_200_PAGES_SECONDS && text200.status === TaskStatus.ToReview ? 'met' : 'MISSED'}`);
     for (const row of rows.filter((r) => r.peerName === 'tesseract')) {
       const ratio = row.ours / row.peer;
-      say(`scanned ${row.pages} pages vs raw tesseract: ${ratio.toFixed(2)}x (goal <= ${GOAL_SCAN_RATIO}x): ${ratio <= GOAL_SCAN_RATIO ? 'met' : 'MISSED'}`);
+      say(`scanned ${row.pages} pages vs raw tesseract: ${ratio.toFixed(2)}x the time (goal <= ${GOAL_SCAN_RATIO}x): ${ratio <= GOAL_SCAN_RATIO ? 'met' : 'MISSED'}; ${(row.cpu / row.peerCpu).toFixed(2)}x its CPU`);
     }
     say(`peak RSS of the app over the whole run: ${mb(await app.peakRssBytes())} (VmHWM, engine threads included; tesseract and pdftoppm children not)`);
     const lockLines = await lockLossLines(logFile);
