@@ -1,4 +1,3 @@
-import { Prisma } from '../generated/prisma/client.js';
 /**
  * From the webhook outbox to the queue. Triggers write events and pending deliveries in the
  * transaction of the change (migration 20261128130000_webhooks); every worker then, from a timer
@@ -13,6 +12,7 @@ import { Prisma } from '../generated/prisma/client.js';
  * delivery; it never drops one.
  */
 import { TaskStatus } from '../domain/enums.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { taskStatusText } from '../modules/tasks/tasks.service.js';
 import type { BatchEventData } from '../modules/webhooks/webhooks.schemas.js';
 import type { PipelineDeps } from './pipeline-deps.js';
