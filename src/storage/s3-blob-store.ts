@@ -30,6 +30,8 @@ export interface S3BlobStoreOptions {
   forcePathStyle?: boolean;
   /** Unset: the AWS SDK's usual chain (AWS_* variables, profile, instance role). */
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+  /** Disk the unused local copies may keep (default 512 MiB); copies in use are never deleted. */
+  localCopyBytes?: number;
 }
 
 /** Part size of multipart uploads: 5 MiB is S3's minimum; a few parts in flight bound the memory used. */
@@ -60,10 +62,30 @@ function isNotFound(err: unknown): boolean {
   return name === 'NoSuchKey' || name === 'NotFound' || status === 404;
 }
 
+/** A downloaded object on the local disk (S3BlobStore.localFile). */
+interface LocalCopy {
+  path: string;
+  etag: string;
+  size: number;
+  /** Callers holding it (not released yet): never deleted while above 0. */
+  users: number;
+  lastUsed: number;
+  /** Deleted, or about to be: a caller that finds it so downloads again. */
+  removed: boolean;
+}
+
+/** Unused local copies are kept while all copies of a store take at most this much disk. */
+const LOCAL_COPY_BYTES = 512 * 1024 * 1024;
+
 export class S3BlobStore implements BlobStore {
   readonly kind = 's3' as const;
   readonly client: S3Client;
   readonly bucket: string;
+  /** The current local copy of each key; `detached`: copies of an older version still in use. */
+  private readonly copies = new Map<string, LocalCopy>();
+  private readonly detached = new Set<LocalCopy>();
+  private readonly downloads = new Map<string, Promise<LocalCopy>>();
+  private copyDir: Promise<string> | undefined;
 
   constructor(readonly options: S3BlobStoreOptions) {
     this.client = new S3Client(s3ClientConfig(options));
@@ -122,18 +144,87 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
+  /**
+   * A local copy of the object, shared by the callers that want the same version at once and kept
+   * after release while the copies stay under LOCAL_COPY_BYTES in all (the review pages of one
+   * document, or detection right after pre-processing, read one download). A replaced object
+   * (another ETag) is downloaded anew.
+   */
   async localFile(key: string): Promise<LocalFile> {
-    const body = await this.openRead(key);
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'blob-'));
-    const release = () => rm(dir, { recursive: true, force: true });
-    const filePath = path.join(dir, `${randomUUID()}-${path.posix.basename(key)}`);
+    for (;;) {
+      const head = await this.head(key);
+      const etag = head.ETag ?? '';
+      let copy = this.copies.get(key);
+      if (!copy || copy.etag !== etag) {
+        const id = `${key}\n${etag}`;
+        let pending = this.downloads.get(id);
+        if (!pending) {
+          pending = this.download(key, etag, head.ContentLength ?? 0).finally(() => this.downloads.delete(id));
+          this.downloads.set(id, pending);
+        }
+        copy = await pending;
+      }
+      // Evicted between its download and now: fetch again. Checked and taken in one step.
+      if (copy.removed) continue;
+      const taken = copy;
+      taken.users++;
+      taken.lastUsed = Date.now();
+      let released = false;
+      return {
+        path: taken.path,
+        release: async () => {
+          if (released) return;
+          released = true;
+          taken.users--;
+          await this.evict();
+        },
+      };
+    }
+  }
+
+  private async download(key: string, etag: string, size: number): Promise<LocalCopy> {
+    this.copyDir ??= mkdtemp(path.join(os.tmpdir(), 'blob-copies-'));
+    const filePath = path.join(await this.copyDir, `${randomUUID()}-${path.posix.basename(key)}`);
     try {
-      await pipeline(body, createWriteStream(filePath, { flags: 'wx' }));
+      await pipeline(await this.openRead(key), createWriteStream(filePath, { flags: 'wx' }));
     } catch (err) {
-      await release();
+      await rm(filePath, { force: true });
       throw err;
     }
-    return { path: filePath, release };
+    const copy: LocalCopy = { path: filePath, etag, size, users: 0, lastUsed: Date.now(), removed: false };
+    // The copy of an older version goes when its last user is done. No eviction here: this copy
+    // has no user until its callers take it (eviction runs when a copy is released).
+    const previous = this.copies.get(key);
+    this.copies.set(key, copy);
+    if (previous && previous.users === 0) {
+      previous.removed = true;
+      await rm(previous.path, { force: true });
+    } else if (previous) {
+      this.detached.add(previous);
+    }
+    return copy;
+  }
+
+  /** Deletes unused copies: replaced ones at once, the least recently used past the budget. */
+  private async evict(): Promise<void> {
+    const doomed: LocalCopy[] = [];
+    for (const copy of this.detached) {
+      if (copy.users === 0) {
+        this.detached.delete(copy);
+        doomed.push(copy);
+      }
+    }
+    let total = 0;
+    for (const copy of this.copies.values()) total += copy.size;
+    const idle = [...this.copies.entries()].filter(([, copy]) => copy.users === 0).sort(([, a], [, b]) => a.lastUsed - b.lastUsed);
+    for (const [key, copy] of idle) {
+      if (total <= (this.options.localCopyBytes ?? LOCAL_COPY_BYTES)) break;
+      this.copies.delete(key);
+      total -= copy.size;
+      doomed.push(copy);
+    }
+    for (const copy of doomed) copy.removed = true;
+    await Promise.all(doomed.map((copy) => rm(copy.path, { force: true })));
   }
 
   async exists(key: string): Promise<boolean> {
@@ -152,10 +243,14 @@ export class S3BlobStore implements BlobStore {
   }
 
   async stat(key: string): Promise<BlobStat> {
+    const head = await this.head(key);
+    return { size: head.ContentLength ?? 0, modifiedAt: head.LastModified ?? new Date(0) };
+  }
+
+  private async head(key: string) {
     assertValidBlobKey(key);
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
-      return { size: head.ContentLength ?? 0, modifiedAt: head.LastModified ?? new Date(0) };
+      return await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
     } catch (err) {
       if (isNotFound(err)) throw new BlobNotFoundError();
       throw err;

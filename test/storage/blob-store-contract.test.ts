@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -10,6 +10,18 @@ import { S3BlobStore } from '../../src/storage/s3-blob-store.js';
 import { s3TestSettings } from '../support/context.js';
 
 /** The contract every blob store keeps, run against the local directory and an S3 bucket (s3rver). */
+function testS3Store(options: { localCopyBytes?: number } = {}): S3BlobStore {
+  const s3 = s3TestSettings();
+  return new S3BlobStore({
+    bucket: s3.S3_BUCKET!,
+    region: 'us-east-1',
+    endpoint: s3.S3_ENDPOINT,
+    forcePathStyle: true,
+    credentials: { accessKeyId: s3.AWS_ACCESS_KEY_ID!, secretAccessKey: s3.AWS_SECRET_ACCESS_KEY! },
+    ...options,
+  });
+}
+
 const implementations: [string, () => Promise<{ store: BlobStore; close: () => Promise<void> }>][] = [
   [
     'local',
@@ -21,14 +33,7 @@ const implementations: [string, () => Promise<{ store: BlobStore; close: () => P
   [
     's3',
     async () => {
-      const s3 = s3TestSettings();
-      const store = new S3BlobStore({
-        bucket: s3.S3_BUCKET!,
-        region: 'us-east-1',
-        endpoint: s3.S3_ENDPOINT,
-        forcePathStyle: true,
-        credentials: { accessKeyId: s3.AWS_ACCESS_KEY_ID!, secretAccessKey: s3.AWS_SECRET_ACCESS_KEY! },
-      });
+      const store = testS3Store();
       return { store, close: async () => store.client.destroy() };
     },
   ],
@@ -113,15 +118,30 @@ describe.each(implementations)('blob store contract: %s', (_name, open) => {
     expect(await store.list(`${base}/tasks/6`)).toEqual([`${base}/tasks/60/source`]);
   });
 
-  it('hands engines a local file with the content, released after use', async () => {
+  it('hands engines a local file with the content', async () => {
     const key = `${base}/tasks/8/doc.pdf`;
     await store.put(key, Buffer.from('%PDF-local'));
     const file = await store.localFile(key);
     expect(await readFile(file.path, 'utf8')).toBe('%PDF-local');
     await file.release();
-    // The local store hands out the blob's own file; a remote store's copy is gone.
-    if (store.kind === 's3') await expect(stat(file.path)).rejects.toThrow();
-    else expect(await store.exists(key)).toBe(true);
+    // The local store's is the blob's own file; a remote store's copy is kept or dropped by its cache.
+    expect(await store.exists(key)).toBe(true);
+  });
+
+  it('hands out local files of the current content, also while an older one is in use', async () => {
+    const key = `${base}/tasks/10/doc.pdf`;
+    await store.put(key, Buffer.from('version one'));
+    const [first, again] = await Promise.all([store.localFile(key), store.localFile(key)]);
+    expect(await readFile(again.path, 'utf8')).toBe('version one');
+    await store.put(key, Buffer.from('version two'));
+    const second = await store.localFile(key);
+    expect(await readFile(second.path, 'utf8')).toBe('version two');
+    // The first holders still read what they were given.
+    expect(await readFile(first.path, 'utf8')).toBe(store.kind === 's3' ? 'version one' : 'version two');
+    await Promise.all([first.release(), again.release(), second.release()]);
+    const third = await store.localFile(key);
+    expect(await readFile(third.path, 'utf8')).toBe('version two');
+    await third.release();
   });
 
   it('reports a missing blob with the same error everywhere', async () => {
@@ -131,5 +151,31 @@ describe.each(implementations)('blob store contract: %s', (_name, open) => {
     await expect(store.stat(key)).rejects.toBeInstanceOf(BlobNotFoundError);
     await expect(store.localFile(key)).rejects.toBeInstanceOf(BlobNotFoundError);
     expect(await store.exists(key)).toBe(false);
+  });
+});
+
+describe('S3 blob store local copies', () => {
+  it('keeps unused copies within their budget, least recently used out first, and never one in use', async () => {
+    const store = testS3Store({ localCopyBytes: 2500 });
+    const base = `tenants/copies-${randomUUID()}`;
+    try {
+      const keys = [`${base}/a`, `${base}/b`, `${base}/c`];
+      for (const key of keys) await store.put(key, Buffer.alloc(1000, key.at(-1)));
+      const a = await store.localFile(keys[0]!);
+      await a.release();
+      const held = await store.localFile(keys[1]!);
+      // Over budget now: a (unused) goes; b stays while it is held.
+      const c = await store.localFile(keys[2]!);
+      await c.release();
+      await expect(access(a.path)).rejects.toThrow();
+      expect(await readFile(held.path, 'utf8')).toBe('b'.repeat(1000));
+      // The same version again: the kept copy, no second download.
+      const c2 = await store.localFile(keys[2]!);
+      expect(c2.path).toBe(c.path);
+      await Promise.all([c2.release(), held.release()]);
+    } finally {
+      await deleteBlobsUnder(store, `${base}/`);
+      store.client.destroy();
+    }
   });
 });
