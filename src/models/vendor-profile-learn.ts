@@ -18,7 +18,7 @@ import {
   type LabelAnchor,
   type VendorProfileSource,
 } from './vendor-profile.js';
-import { findValue, frameOf, rangeBox, shapeOf, toRegion, type LineRange, type ProfileLine, type ValueKind } from './vendor-profile-text.js';
+import { findValue, frameOf, labelMeasure, rangeBox, shapeOf, toRegion, type LineRange, type ProfileLine, type ValueKind } from './vendor-profile-text.js';
 
 /** One page of the reviewed result: its chunk number and its lines. */
 export interface ReviewedPage {
@@ -197,22 +197,22 @@ export function labelAnchor(lines: readonly ProfileLine[], range: LineRange, val
 }
 
 function anchorOf(line: ProfileLine, label: { start: number; end: number }, place: LabelAnchor['place'], valueBox: Box, frame: Box): LabelAnchor | undefined {
-  const box = rangeBox(line, label.start, label.end);
-  if (!box || box.height <= 0) return undefined;
+  const measure = labelMeasure(line, label.start, label.end);
+  if (!measure) return undefined;
+  const { box, unit } = measure;
   const text = line.text.slice(label.start, label.end).trim();
   const key = plain(text).replace(/[^\p{L}\p{N}]+/gu, '');
   if (key.length < 2) return undefined;
-  const h = box.height;
   const round = (n: number) => Math.round(n * 1000) / 1000;
   return {
     text,
     key,
     place,
-    dx: round((valueBox.left - box.left) / h),
-    dy: round((valueBox.top - box.top) / h),
-    dxRight: round((valueBox.left + valueBox.width - (box.left + box.width)) / h),
-    width: round(valueBox.width / h),
-    height: round(valueBox.height / h),
+    dx: round((valueBox.left - box.left) / unit),
+    dy: round((centreY(valueBox) - centreY(box)) / unit),
+    dxRight: round((valueBox.left + valueBox.width - (box.left + box.width)) / unit),
+    width: round(valueBox.width / unit),
+    height: round(valueBox.height / unit),
     region: roundBox(toRegion(box, frame)),
   };
 }

@@ -26,6 +26,7 @@ import {
   fromRegion,
   identifierValue,
   keyOf,
+  labelMeasure,
   ocrTolerance,
   rangeBox,
   shapedThroughOcr,
@@ -67,7 +68,10 @@ const NUMBER_MATCH_SIMILARITY = 0.25;
 export function matchVendorProfile(profiles: readonly VendorProfileSnapshot[], pages: readonly ProfilePage[]): ProfileMatch | undefined {
   if (profiles.length === 0 || pages.length === 0) return undefined;
   const lines = pages.flatMap((p) => p.text.lines);
-  const compact = lines.map((l) => l.text.toUpperCase().replace(/[^A-Z0-9]/g, ''));
+  // Numbers as printed in groups ("501 964 843", "PT50 0002 ...") joined, so they compare with the stored ones.
+  const joined = lines.map((l) => l.text.toUpperCase().replace(/(?<=[A-Z0-9])[\s.\-/](?=[0-9])/g, ''));
+  /** The number stands on its own: no digit or letter glued after it, no digit before it (a tax number inside an IBAN is none). */
+  const shows = (key: string) => joined.some((text) => new RegExp(`(?<![0-9])${key}(?![0-9A-Z])`).test(text));
   const keys = lines.map((l) => keyOf(l.text));
   const page = headerFingerprint(pages[0]!.text.lines);
   let best: (ProfileMatch & { score: number }) | undefined;
@@ -75,9 +79,9 @@ export function matchVendorProfile(profiles: readonly VendorProfileSnapshot[], p
     const similarity = fingerprintSimilarity(profile.fingerprint, page);
     const taxId = profile.taxIds.some((id) => {
       const key = taxIdKey(id);
-      return key.length >= 8 && compact.some((c) => c.includes(key));
+      return key.length >= 8 && /^[A-Z0-9]+$/.test(key) && shows(key);
     });
-    const iban = profile.ibans.some((value) => compact.some((c) => c.includes(value)));
+    const iban = profile.ibans.some((value) => /^[A-Z0-9]+$/.test(value) && shows(value));
     const name = profile.nameKey !== null && keys.some((key) => nameShown(key, profile.nameKey!));
     let score = 0;
     let by: ProfileMatch['by'] = 'name';
@@ -208,12 +212,14 @@ function byLabel(evidence: FieldEvidence, page: ProfilePage, frame: Box): Profil
   const lines = page.text.lines;
   let best: { line: TextLine; value: FoundValue; fit: number } | undefined;
   for (const occurrence of findLabel(lines, anchor.key)) {
-    const labelLine = lines[occurrence.line]!;
-    const label = rangeBox(labelLine, occurrence.start, occurrence.end);
-    if (!label || label.height <= 0) continue;
+    const measure = labelMeasure(lines[occurrence.line]!, occurrence.start, occurrence.end);
+    if (!measure) continue;
+    const { box: label, unit: u } = measure;
+    // Positions in the label's character widths (as learned); distances judged in its height.
     const h = label.height;
-    const predicted = { left: label.left + anchor.dx * h, top: label.top + anchor.dy * h, width: anchor.width * h, height: anchor.height * h };
-    const predictedRight = label.left + label.width + anchor.dxRight * h;
+    const predictedCentre = centre(label).y + anchor.dy * u;
+    const predicted = { left: label.left + anchor.dx * u, top: predictedCentre - (anchor.height * u) / 2, width: anchor.width * u, height: anchor.height * u };
+    const predictedRight = label.left + label.width + anchor.dxRight * u;
     const labelRegion = centre(toRegion(label, frame));
     const learnedRegion = centre(anchor.region);
     const regionFit = 1 / (1 + (Math.hypot(labelRegion.x - learnedRegion.x, labelRegion.y - learnedRegion.y) / 0.15) ** 2);
@@ -229,7 +235,7 @@ function byLabel(evidence: FieldEvidence, page: ProfilePage, frame: Box): Profil
         if (!box) continue;
         const dy = Math.abs(centre(box).y - centre(predicted).y) / h;
         const dx = Math.min(Math.abs(box.left - predicted.left), Math.abs(box.left + box.width - predictedRight)) / h;
-        if (anchor.place !== 'inline' && (dy > 1.2 || dx > Math.max(4, 0.6 * anchor.width))) continue;
+        if (anchor.place !== 'inline' && (dy > 1.2 || dx > Math.max(4, (0.6 * anchor.width * u) / h))) continue;
         const position = 1 / (1 + dy * dy + (dx / 4) ** 2);
         const fit = labelFit * position * (0.6 + 0.4 * regionFit);
         if (!best || fit > best.fit) best = { line, value: shifted, fit };

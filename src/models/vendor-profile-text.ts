@@ -115,6 +115,23 @@ export function rangeBox(line: ProfileLine, start: number, end: number): Box | u
   return boxes.length ? unionBox(boxes) : undefined;
 }
 
+/**
+ * A label's box and its unit of length: the width of one of its characters (from its first letter
+ * or digit to its last, marks around it left out). Offsets from a label are kept in this unit: a
+ * text layer's boxes and OCR's are as wide for the same characters (heights are not: a font's box
+ * against the ink), and a rescaled scan scales it with the page.
+ */
+export function labelMeasure(line: ProfileLine, start: number, end: number): { box: Box; unit: number } | undefined {
+  let from = start;
+  let to = end;
+  while (from < to && !/[\p{L}\p{N}]/u.test(line.text[from]!)) from++;
+  while (to > from && !/[\p{L}\p{N}]/u.test(line.text[to - 1]!)) to--;
+  if (to <= from) return undefined;
+  const box = rangeBox(line, from, to);
+  if (!box || box.width <= 0 || box.height <= 0) return undefined;
+  return { box, unit: box.width / (to - from) };
+}
+
 /** The words a range of a line touches. */
 export function rangeWords(line: ProfileLine, start: number, end: number): ProfileWord[] {
   const base = line.spans[0]?.offset ?? 0;

@@ -43,7 +43,10 @@ export interface LabelAnchor {
   key: string;
   /** inline: after the label on its line; left: in the next column of its row; above: under it. */
   place: 'inline' | 'left' | 'above';
-  /** The value's box relative to the label's box, in label heights: left edges, top edges, right edges, and the value's size. */
+  /**
+   * The value's box relative to the label's box, in the label's character widths (labelMeasure):
+   * left edges, vertical centres, right edges, and the value's size.
+   */
   dx: number;
   dy: number;
   dxRight: number;
