@@ -12,12 +12,8 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { AppDeps } from './app-deps.js';
 import type { Config } from './config.js';
-import type { PrismaClient } from './db/prisma.js';
-import type { EngineInventory } from './engines/inventory.js';
-import type { Queues } from './pipeline/queues.js';
-import type { BlobStore } from './storage/blob-store.js';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.js';
 import { filesRoutes } from './modules/files/files.routes.js';
 import { clientErrorHandler, frameworkErrors, installDrainRefusal } from './http/edge-errors.js';
@@ -27,8 +23,6 @@ import { AppError } from './http/problem.js';
 import { installInputChecks } from './http/input-checks.js';
 import { installCaseInsensitiveQuery } from './http/query-keys.js';
 import { authPlugin } from './modules/auth/auth.plugin.js';
-import type { SigningKeys } from './modules/auth/signing-keys.js';
-import type { ClientSecretCache } from './modules/auth/client-secret-cache.js';
 import { tokenRoutes } from './modules/auth/token.routes.js';
 import { workspacesRoutes } from './modules/workspaces/workspaces.routes.js';
 import { createTaskRoute, tasksRoutes } from './modules/tasks/tasks.routes.js';
@@ -49,21 +43,6 @@ import { QUEUE_DASHBOARD_PREFIX, queueDashboardEnabled, queueDashboardRoutes } f
 export const EXTERNAL_PREFIX = '/api/v1.0/external';
 /** Retry-After of the 503 an overloaded api answers: a lag clears within seconds or the instance needs help. */
 const PRESSURE_RETRY_AFTER_SECONDS = 5;
-
-/** Everything the HTTP app needs; built by main.ts (or a test) and passed in: no side effects at import. */
-export interface AppDeps {
-  config: Config;
-  prisma: PrismaClient;
-  redis: Redis;
-  queues: Queues;
-  blobs: BlobStore;
-  /** HMAC key of signed file URLs. */
-  fileUrlSecret: string;
-  keys: SigningKeys;
-  /** Each organization's client secret version, for checking tokens without a query. */
-  clientSecrets: ClientSecretCache;
-  engines: EngineInventory;
-}
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { findInputProblem } from '../../http/input-checks.js';
 import { problemResponses } from '../../http/schemas.js';
 import { exchangeClientCredentials, OAuthError } from './client-credentials.service.js';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { requireDateWindow } from '../../http/list-query.js';
 import { problemResponses } from '../../http/schemas.js';
 import { callerOf } from '../auth/auth.plugin.js';

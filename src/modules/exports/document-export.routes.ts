@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { documentExportResponse, simplifiedDocumentExportResponse } from './document-export.schemas.js';
 import { getDocumentExport, getSimplifiedDocumentExport } from './document-export.service.js';
 import { registerExport } from './export-routes.js';

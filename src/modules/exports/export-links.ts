@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { publicBaseUrl } from '../../config.js';
 import { signFileUrl } from '../../storage/signed-url.js';
 

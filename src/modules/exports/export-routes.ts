@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { problemResponses } from '../../http/schemas.js';
 import { callerOf } from '../auth/auth.plugin.js';
 import type { TaskRef } from '../tasks/tasks.service.js';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { registerExport } from './export-routes.js';
 import { simplifiedTranscriptExportResponse, transcriptExportResponse } from './transcript-export.schemas.js';
 import { getSimplifiedTranscriptExport, getTranscriptExport } from './transcript-export.service.js';

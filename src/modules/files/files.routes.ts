@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { AppError, NotFoundError } from '../../http/problem.js';
 import { problemResponses } from '../../http/schemas.js';
 import { BlobNotFoundError } from '../../storage/blob-store.js';

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import type { Prisma } from '../../db/prisma.js';
 import { TaskType } from '../../domain/enums.js';
 import { BadRequestError, ConflictError, invalidField, NotFoundError } from '../../http/problem.js';

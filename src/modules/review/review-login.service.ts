@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { BadRequestError, UnauthorizedError } from '../../http/problem.js';
 import { verifySecretIfAny } from '../auth/secret-hash.js';
 import { issueUserToken } from '../auth/user-tokens.js';

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { problemResponses } from '../../http/schemas.js';
 import { renderTaskPage } from './page-images.js';
 import { login } from './review-login.service.js';

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import type { Db } from '../../db/prisma.js';
 import { IntegrationStatus, TaskStatus, TaskType } from '../../domain/enums.js';
 import { toPage, type Page } from '../../http/list-query.js';

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { UserStatus } from '../../domain/enums.js';
 import { ForbiddenError, UnauthorizedError } from '../../http/problem.js';
 import { bearerToken } from '../auth/auth.plugin.js';

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { publicBaseUrl } from '../../config.js';
 import { BadRequestError, NotFoundError, PayloadTooLargeError } from '../../http/problem.js';
 import { MAX_ROW_ID, problemResponses, rowId } from '../../http/schemas.js';

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { AppError } from '../../http/problem.js';
 import { problemResponses } from '../../http/schemas.js';
 import { ACCEPT_INVITATION_PATH } from '../../mail/invitation-mail.js';

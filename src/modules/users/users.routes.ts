@@ -1,7 +1,7 @@
 import type { FastifySchemaValidationError } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { BadRequestError } from '../../http/problem.js';
 import { problemResponses } from '../../http/schemas.js';
 import { callerOf } from '../auth/auth.plugin.js';

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { toPage, type Page } from '../../http/list-query.js';
 import { NotFoundError } from '../../http/problem.js';
 import type { InvoiceField } from '../../models/invoice-field-names.js';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '../auth/auth.plugin.js';
 import { problemResponses } from '../../http/schemas.js';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { currentWorkspaces } from './workspaces.service.js';
 import { workspaceResponse } from './workspaces.schemas.js';
 
