@@ -22,6 +22,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import pg from 'pg';
 import { nameOf, TaskStatus, TemplateType } from '../src/domain/enums.js';
 import { findOnPath } from '../src/engines/inventory.js';
 import { startDevProcess, lockLossLines, startPrivateRedis, type DevProcess } from './lib/dev-process.js';
@@ -115,6 +116,24 @@ async function cpuSeconds(pid: number, which: 'all' | 'children' = 'all'): Promi
   return ticks / 100; // USER_HZ is 100 on Linux
 }
 
+/**
+ * CPU seconds of the Postgres backends serving the benchmark's database (the app's pool among
+ * them), by pid, from /proc: the database's share of a document is the growth between two calls.
+ * Only when Postgres runs on this machine (it does here: embedded, or local).
+ */
+async function databaseCpu(db: pg.Client): Promise<Map<number, number>> {
+  const { rows } = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
+  const cpu = new Map<number, number>();
+  for (const { pid } of rows) cpu.set(pid, await cpuSeconds(pid));
+  return cpu;
+}
+
+function cpuGrowth(before: Map<number, number>, after: Map<number, number>): number {
+  let sum = 0;
+  for (const [pid, seconds] of after) if (Number.isFinite(seconds)) sum += seconds - (before.get(pid) ?? 0);
+  return sum;
+}
+
 /** Wall and CPU seconds of peer processes this process runs (and waits for) in `work`. */
 async function timedPeer(work: () => Promise<unknown>): Promise<{ seconds: number; cpu: number }> {
   const cpuBefore = await cpuSeconds(process.pid, 'children');
@@ -127,22 +146,25 @@ interface Outcome {
   seconds: number;
   /** CPU seconds of the app (all its threads, and the tesseract, pdftoppm and ffmpeg children it waited for) during the task. */
   cpu: number;
+  /** CPU seconds of the database's backends during the task. */
+  dbCpu: number;
   /** The app's highest resident memory sampled while the task ran. */
   peakRss: number;
 }
 
 /** Creates a task over HTTP and polls its status every 50 ms until it is final. */
-async function endToEnd(api: Api, app: DevProcess, url: string, displayName: string, workspaceId?: number): Promise<Outcome> {
+async function endToEnd(api: Api, app: DevProcess, db: pg.Client, url: string, displayName: string, workspaceId?: number): Promise<Outcome> {
   let peakRss = 0;
   const sampler = setInterval(() => void rssBytes(app.pid).then((rss) => (peakRss = Math.max(peakRss, rss))), 100);
   try {
     const started = performance.now();
     const cpuBefore = await cpuSeconds(app.pid);
+    const dbBefore = await databaseCpu(db);
     const { taskId } = await call<{ taskId: number }>(api, 'POST', '/sdtask/process', { displayName, context: { url }, ...(workspaceId ? { workspaceId } : {}) });
     const deadline = Date.now() + 30 * 60_000;
     for (;;) {
       const { taskStatus } = await call<{ taskStatus: number }>(api, 'GET', `/sdtask/status?taskId=${taskId}`);
-      if (FINAL.has(taskStatus) || Date.now() > deadline) return { status: taskStatus, seconds: (performance.now() - started) / 1000, cpu: (await cpuSeconds(app.pid)) - cpuBefore, peakRss };
+      if (FINAL.has(taskStatus) || Date.now() > deadline) return { status: taskStatus, seconds: (performance.now() - started) / 1000, cpu: (await cpuSeconds(app.pid)) - cpuBefore, dbCpu: cpuGrowth(dbBefore, await databaseCpu(db)), peakRss };
       await new Promise((r) => setTimeout(r, 50));
     }
   } finally {
@@ -185,6 +207,7 @@ interface Row {
   unit: number;
   /** The app's CPU seconds for the document (median run). */
   cpu: number;
+  dbCpu: number;
   /** The peer's CPU seconds for the same pages. */
   peerCpu: number;
   rss: number;
@@ -201,6 +224,7 @@ async function main() {
   const redis = await startPrivateRedis(path.join(dir, 'redis'));
   const ocrmypdf = await findOnPath('ocrmypdf');
   let app: DevProcess | undefined;
+  let db: pg.Client | undefined;
 
   // The documents, and the same pages as the raw engines read them.
   const scans = await scannedPageImages(Math.max(...options.scannedPages, 1));
@@ -238,6 +262,8 @@ async function main() {
     const logFile = path.join(tmpdir(), 'docproc-bench-pipeline.log');
     app = await startDevProcess({ repoRoot, env: settings, logFile });
     const api: Api = { baseUrl: app.baseUrl, token: await requestToken(app.baseUrl, credentials.clientId, credentials.clientSecret) };
+    db = new pg.Client({ connectionString: infra.databaseUrl });
+    await db.connect();
     const workspaces = await call<Array<{ workspaceId: number; templateType: number }>>(api, 'GET', '/sdworkspace/CurrentWorkspaces');
     const transcripts = workspaces.find((w) => w.templateType === TemplateType.Transcripts)?.workspaceId;
 
@@ -252,7 +278,7 @@ async function main() {
 
     // Warm-up: the engine thread loads its modules and V8 optimises the page work only after some pages.
     for (const [name, label] of [['warm.pdf', '20 text pages'], ['warm-scan.pdf', '1 scanned page']] as const) {
-      const warm = await endToEnd(api, app, files.url(name), 'pipeline warm-up');
+      const warm = await endToEnd(api, app, db, files.url(name), 'pipeline warm-up');
       say(`warm-up (${label}): ${nameOf(TaskStatus, warm.status)} in ${warm.seconds.toFixed(2)} s`);
     }
 
@@ -262,11 +288,11 @@ async function main() {
       const ours: Outcome[] = [];
       const peers: Array<{ seconds: number; cpu: number }> = [];
       for (let i = 0; i < (pages <= 2 ? options.repeatSmall : 1); i++) {
-        ours.push(await endToEnd(api, app, files.url(`text-${pages}.pdf`), `text ${pages}`));
+        ours.push(await endToEnd(api, app, db, files.url(`text-${pages}.pdf`), `text ${pages}`));
         peers.push(await timedPeer(() => peer('pdftotext', ['-bbox', file, '-'])));
       }
       const last = ours.at(-1)!;
-      rows.push({ what: 'text PDF, Layout', pages: String(pages), ours: median(ours.map((o) => o.seconds)), peer: median(peers.map((p) => p.seconds)), peerCpu: median(peers.map((p) => p.cpu)), peerName: 'pdftotext', unit: pages, cpu: median(ours.map((o) => o.cpu)), rss: Math.max(...ours.map((o) => o.peakRss)), status: last.status });
+      rows.push({ what: 'text PDF, Layout', pages: String(pages), ours: median(ours.map((o) => o.seconds)), peer: median(peers.map((p) => p.seconds)), peerCpu: median(peers.map((p) => p.cpu)), peerName: 'pdftotext', unit: pages, cpu: median(ours.map((o) => o.cpu)), dbCpu: median(ours.map((o) => o.dbCpu)), rss: Math.max(...ours.map((o) => o.peakRss)), status: last.status });
     }
     for (const pages of options.scannedPages) {
       const file = path.join(dir, `scanned-${pages}.pdf`);
@@ -274,26 +300,26 @@ async function main() {
       const ours: Outcome[] = [];
       const peers: Array<{ seconds: number; cpu: number }> = [];
       for (let i = 0; i < (pages <= 2 ? options.repeatSmall : 1); i++) {
-        ours.push(await endToEnd(api, app, files.url(`scanned-${pages}.pdf`), `scanned ${pages}`));
+        ours.push(await endToEnd(api, app, db, files.url(`scanned-${pages}.pdf`), `scanned ${pages}`));
         peers.push(await timedPeer(() => inParallel(images, cores, (image) => peer('tesseract', [image, 'stdout', '--dpi', String(OCR_DPI), 'tsv'], SINGLE_THREADED))));
       }
-      rows.push({ what: 'scanned PDF, Layout', pages: String(pages), ours: median(ours.map((o) => o.seconds)), peer: median(peers.map((p) => p.seconds)), peerCpu: median(peers.map((p) => p.cpu)), peerName: 'tesseract', unit: pages, cpu: median(ours.map((o) => o.cpu)), rss: Math.max(...ours.map((o) => o.peakRss)), status: ours.at(-1)!.status });
+      rows.push({ what: 'scanned PDF, Layout', pages: String(pages), ours: median(ours.map((o) => o.seconds)), peer: median(peers.map((p) => p.seconds)), peerCpu: median(peers.map((p) => p.cpu)), peerName: 'tesseract', unit: pages, cpu: median(ours.map((o) => o.cpu)), dbCpu: median(ours.map((o) => o.dbCpu)), rss: Math.max(...ours.map((o) => o.peakRss)), status: ours.at(-1)!.status });
       if (ocrmypdf) {
         const { seconds, cpu: peerCpu } = await timedPeer(() => peer('ocrmypdf', ['--force-ocr', '--jobs', String(cores), '--image-dpi', String(OCR_DPI), '--output-type', 'pdf', file, path.join(dir, 'ocrmypdf.pdf')]));
-        rows.push({ what: 'scanned PDF, Layout', pages: String(pages), ours: rows.at(-1)!.ours, peer: seconds, peerCpu, peerName: 'ocrmypdf', unit: pages, cpu: rows.at(-1)!.cpu, rss: Number.NaN, status: ours.at(-1)!.status });
+        rows.push({ what: 'scanned PDF, Layout', pages: String(pages), ours: rows.at(-1)!.ours, peer: seconds, peerCpu, peerName: 'ocrmypdf', unit: pages, cpu: rows.at(-1)!.cpu, dbCpu: rows.at(-1)!.dbCpu, rss: Number.NaN, status: ours.at(-1)!.status });
       }
     }
     if (options.audio && transcripts) {
-      const ours = await endToEnd(api, app, files.url('speech.flac'), 'speech', transcripts);
+      const ours = await endToEnd(api, app, db, files.url('speech.flac'), 'speech', transcripts);
       const model = '/usr/share/pocketsphinx/model/en-us';
       const raw = await timedPeer(() =>
         peer('pocketsphinx_continuous', ['-infile', audioWav, '-time', 'yes', '-hmm', `${model}/en-us`, '-lm', `${model}/en-us.lm.bin`, '-dict', `${model}/cmudict-en-us.dict`]),
       );
-      rows.push({ what: 'audio, Transcripts', pages: '54 s', ours: ours.seconds, peer: raw.seconds, peerCpu: raw.cpu, peerName: 'pocketsphinx', unit: 1, cpu: ours.cpu, rss: ours.peakRss, status: ours.status, note: 'ours includes the FLAC to WAV conversion' });
+      rows.push({ what: 'audio, Transcripts', pages: '54 s', ours: ours.seconds, peer: raw.seconds, peerCpu: raw.cpu, peerName: 'pocketsphinx', unit: 1, cpu: ours.cpu, dbCpu: ours.dbCpu, rss: ours.peakRss, status: ours.status, note: 'ours includes the FLAC to WAV conversion' });
     }
 
     say();
-    say(`${'document'.padEnd(22)} ${'pages'.padStart(5)}  ${'status'.padEnd(10)} ${'ours s'.padStart(7)} ${'pages/s'.padStart(8)} ${'s/page'.padStart(7)}  ${'peer'.padEnd(12)} ${'peer s'.padStart(7)} ${'pages/s'.padStart(8)}  ${'ours/peer'.padStart(9)}  ${'CPU s/page'.padStart(10)}  ${'CPU ours/peer'.padStart(13)}  ${'peak RSS'.padStart(8)}`);
+    say(`${'document'.padEnd(22)} ${'pages'.padStart(5)}  ${'status'.padEnd(10)} ${'ours s'.padStart(7)} ${'pages/s'.padStart(8)} ${'s/page'.padStart(7)}  ${'peer'.padEnd(12)} ${'peer s'.padStart(7)} ${'pages/s'.padStart(8)}  ${'ours/peer'.padStart(9)}  ${'CPU s/page'.padStart(10)} ${'+db'.padStart(6)}  ${'CPU ours/peer'.padStart(13)}  ${'peak RSS'.padStart(8)}`);
     for (const row of rows) {
       say(
         [
@@ -308,6 +334,7 @@ async function main() {
           (row.unit / row.peer).toFixed(1).padStart(8),
           ` ${(row.ours / row.peer).toFixed(2).padStart(8)}x`,
           ` ${(row.cpu / row.unit).toFixed(3).padStart(10)}`,
+          (row.dbCpu / row.unit).toFixed(3).padStart(6),
           ` ${(row.cpu / row.peerCpu).toFixed(2).padStart(12)}x`,
           ` ${mb(row.rss).padStart(8)}`,
           row.note ? `  (${row.note})` : '',
@@ -321,7 +348,8 @@ async function main() {
       const rate = textBiggest.unit / textBiggest.ours;
       say(`text pages/s at ${textBiggest.unit} pages: ${rate.toFixed(1)} (goal >= ${GOAL_TEXT_PAGES_PER_SECOND}): ${rate >= GOAL_TEXT_PAGES_PER_SECOND ? 'met' : 'MISSED'}`);
       const cpuPerPage = textBiggest.cpu / textBiggest.unit;
-      say(`  the app used ${(cpuPerPage * 1000).toFixed(0)} ms of CPU per text page (every thread; Postgres not counted): ${(1 / cpuPerPage).toFixed(0)} pages/s of CPU, against pdftotext's ${(textBiggest.peerCpu * 1000 / textBiggest.unit).toFixed(1)} ms`);
+      const dbPerPage = textBiggest.dbCpu / textBiggest.unit;
+      say(`  CPU per text page: app ${(cpuPerPage * 1000).toFixed(1)} ms (every thread) + Postgres ${(dbPerPage * 1000).toFixed(1)} ms, against pdftotext's ${((textBiggest.peerCpu * 1000) / textBiggest.unit).toFixed(1)} ms; ${cores} idle cores would give at most ${(cores / (cpuPerPage + dbPerPage)).toFixed(0)} pages/s`);
     }
     if (text200) say(`200-page text PDF in ToReview: ${text200.ours.toFixed(1)} s (goal < ${GOAL_200_PAGES_SECONDS} s): ${text200.ours < GOAL_200_PAGES_SECONDS && text200.status === TaskStatus.ToReview ? 'met' : 'MISSED'}`);
     for (const row of rows.filter((r) => r.peerName === 'tesseract')) {
@@ -333,6 +361,7 @@ async function main() {
     say(`job locks lost (log lines): ${lockLines.length}`);
     say(`load average after the run: ${loadavg()[0]!.toFixed(1)}`);
   } finally {
+    await db?.end();
     await app?.stop();
     await files.close();
     await redis?.stop();
