@@ -150,8 +150,8 @@ async function main(): Promise<void> {
     for (const f of SCORED_FIELDS) say(`  ${f.padEnd(14)}${pct(rate(withoutScores, [f])).padEnd(18)}-> ${pct(rate(withScores, [f]))}`);
     say('');
     say('Vendors never seen (no profile of theirs)');
-    say(`  ${'feature off (organization without profiles)'.padEnd(48)}${pct(rate(unseenOff))}`);
-    say(`  ${'feature on (organization with the profiles above)'.padEnd(48)}${pct(rate(unseenOn))}`);
+    say(`  ${'feature off (organization without profiles)'.padEnd(52)}${pct(rate(unseenOff))}`);
+    say(`  ${'feature on (organization with the profiles above)'.padEnd(52)}${pct(rate(unseenOn))}`);
     say(`  documents of unseen vendors matched to a profile: ${unseenMatched} of ${unseen.length}`);
     const wrong = pairs.flatMap(([, s], i) => SCORED_FIELDS.filter((f) => !withScores[i]![f]).map((f) => `${s.name}:${f}`));
     if (wrong.length) say(`  wrong with profiles: ${wrong.join(', ')}`);
