@@ -46,6 +46,15 @@ describe('configuration', () => {
     expect(config.TOKEN_FAILURES_PER_ADDRESS_PER_MINUTE).toBe(30);
   });
 
+  it('keeps files locally by default; an S3 store needs its bucket, and access keys go in pairs', () => {
+    expect(loadConfig({}).BLOB_STORE).toBe('local');
+    const s3 = loadConfig({ BLOB_STORE: 's3', S3_BUCKET: 'docproc', S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'true' });
+    expect(s3).toMatchObject({ BLOB_STORE: 's3', S3_BUCKET: 'docproc', S3_REGION: 'us-east-1', S3_FORCE_PATH_STYLE: true });
+    expect(() => loadConfig({ BLOB_STORE: 's3' })).toThrow(/S3_BUCKET/);
+    expect(() => loadConfig({ BLOB_STORE: 'nfs' })).toThrow(/BLOB_STORE/);
+    expect(() => loadConfig({ BLOB_STORE: 's3', S3_BUCKET: 'docproc', AWS_ACCESS_KEY_ID: 'key' })).toThrow(/AWS_SECRET_ACCESS_KEY/);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' }).DATABASE_URL).toBeUndefined();
   });
