@@ -1,5 +1,5 @@
 import { findLabelledValues, isLabelledLine, type LabelledValue } from './key-values.js';
-import type { PageWord } from './page-reader.js';
+import type { PageWord } from './text-lines.js';
 import { findParagraphs } from './paragraphs.js';
 import { findTables, type LayoutTable } from './tables.js';
 import { buildPageText, type PageText, type TextRun } from './text-lines.js';

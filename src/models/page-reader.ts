@@ -7,16 +7,7 @@ import { cropPixels, decodeGrey, greyPng } from '../engines/pixels.js';
 import { hasPdftoppm, renderPdfPageGrey } from '../engines/poppler.js';
 import { centerOf, containsPoint, growBox, overlap, scaleBox, unionBox, type Box } from './geometry.js';
 import { ModelRejectedInputError, type ModelInput } from './model.js';
-
-export interface PageWord {
-  text: string;
-  /** Page units. */
-  box: Box;
-  /** 0..1; 1 for words of a text layer. */
-  confidence: number;
-  /** OCR only: tesseract's line of the word (block.paragraph.line), which survives skew better than geometry. */
-  ocrLine?: string;
-}
+import type { PageWord } from './text-lines.js';
 
 /** A page drawn as pixels, and how many page units one pixel is. */
 export interface PageImage {

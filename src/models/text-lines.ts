@@ -1,11 +1,21 @@
 import type { Span } from '../modules/exports/document-export.schemas.js';
 import { overlap, unionBox, type Box } from './geometry.js';
-import type { PageWord } from './page-reader.js';
 
 /**
  * Words grouped into lines and visual rows, and the page text every span points into: the lines
  * top to bottom (left to right inside a row), one per text line.
  */
+
+/** A word of a page: from its text layer or its OCR (page-reader.ts). */
+export interface PageWord {
+  text: string;
+  /** Page units. */
+  box: Box;
+  /** 0..1; 1 for words of a text layer. */
+  confidence: number;
+  /** OCR only: tesseract's line of the word (block.paragraph.line), which survives skew better than geometry. */
+  ocrLine?: string;
+}
 
 export interface PlacedWord extends PageWord {
   /** Where the word is in the page text. */
