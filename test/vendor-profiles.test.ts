@@ -17,7 +17,7 @@ import { createTestContext, createTestTenant, type TestContext, type TestTenant 
 import { startFileServer, type FileServer } from './support/file-server.js';
 import { startTestWorkers } from './support/pipeline.js';
 import { expectProblem } from './support/problem.js';
-import { createUser, userHeaders } from './support/review.js';
+import { createUser, seedDocumentTask, userHeaders } from './support/review.js';
 import { useScratchDir } from './engines/fixtures.js';
 
 const vendor = (key: string): Vendor => VENDORS.find((v) => v.key === key)!;
@@ -200,6 +200,26 @@ describe('a vendor whose layout changed', () => {
       expect(e.confidence, e.category).toBeLessThanOrEqual(0.7);
     }
   }, 120_000);
+});
+
+describe("the reviewer's corrections", () => {
+  it('add a field the model did not report (addedBy, addedOn), once per chunk', async () => {
+    const org = await invoiceOrg();
+    const task = await seedDocumentTask(ctx, org.t);
+    const patch = (payload: unknown) => ctx.app.inject({ method: 'PATCH', url: `/api/v1.0/review/tasks/${task.id}/entities`, headers: org.reviewer, payload: payload as object });
+    expect((await ctx.app.inject({ method: 'POST', url: `/api/v1.0/review/tasks/${task.id}/checkout`, headers: org.reviewer })).statusCode).toBe(200);
+    const iban = { category: 'IBAN', content: 'GB82 WEST 1234 5698 7654 32', contentNormalized: 'GB82WEST12345698765432' };
+    const added = await patch({ chunks: [{ chunkNumber: 1, addedFields: [iban, { category: 'DueDate', content: '14/02/2026' }] }] });
+    expect(added.statusCode, added.body).toBe(200);
+    const entities = added.json().chunks[0].entities as Array<{ type: string; category: string; addedBy: number | null; addedOn: string | null; keyValues: Array<{ content: string; contentNormalized: string | null }> }>;
+    const [ibanEntity, dueEntity] = ['IBAN', 'DueDate'].map((c) => entities.find((e) => e.type === 'Field' && e.category === c)!);
+    expect(ibanEntity).toMatchObject({ addedOn: expect.any(String), keyValues: [{ content: iban.content, contentNormalized: iban.contentNormalized }] });
+    expect(ibanEntity!.addedBy).toBeGreaterThan(0);
+    expect(dueEntity!.keyValues[0]).toMatchObject({ content: '14/02/2026', contentNormalized: '2026-02-14' });
+    expectProblem(await patch({ chunks: [{ chunkNumber: 1, addedFields: [iban] }] }), 400);
+    expectProblem(await patch({ chunks: [{ chunkNumber: 1 }] }), 400);
+    expectProblem(await patch({ chunks: [{ chunkNumber: 1, addedFields: [{ category: 'IBAN', content: '  ' }] }] }), 400);
+  });
 });
 
 describe('the extension routes', () => {
