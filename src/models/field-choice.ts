@@ -68,6 +68,8 @@ interface AmountChoice {
   total?: PagedCandidate;
   score: number;
   consistent: boolean;
+  /** The total is not what the cash tendered less the change says was paid. */
+  contradicted?: boolean;
 }
 
 const TOP = 4;
@@ -92,8 +94,14 @@ function chooseAmounts(candidates: readonly PagedCandidate[]): AmountChoice {
   const totals = [undefined, ...ofCategory(candidates, 'InvoiceTotal').slice(0, TOP + 2)];
   const tendered = ofCategory(candidates, 'Tendered').filter((c) => c.score >= SURE_PAYMENT).slice(0, 2);
   const change = ofCategory(candidates, 'Change').filter((c) => c.score >= SURE_PAYMENT).slice(0, 2);
-  const paid = new Set(tendered.flatMap((t) => change.map((c) => cents(t.contentNormalized) - cents(c.contentNormalized))));
+  // Tills print the cash tendered as a payment ("Cash -50.00"): its size counts.
+  const paid = new Set(tendered.flatMap((t) => change.map((c) => Math.abs(cents(t.contentNormalized)) - Math.abs(cents(c.contentNormalized)))));
   const rounding = ofCategory(candidates, 'Rounding').map((r) => cents(r.contentNormalized));
+  // The rounded total follows the total it rounds, apart by the rounding (whose sign OCR may lose).
+  const offset = (c: PagedCandidate) => c.value.spans[0]?.offset ?? 0;
+  const rounded = new Set(
+    totals.filter((g) => g && totals.some((t) => t && t.page === g.page && offset(t) < offset(g) && rounding.some((r) => r !== 0 && Math.abs(cents(g.contentNormalized) - cents(t.contentNormalized)) === Math.abs(r)))),
+  );
 
   let best: AmountChoice = { score: -Infinity, consistent: false };
   for (const subTotal of subTotals) {
@@ -117,9 +125,12 @@ function chooseAmounts(candidates: readonly PagedCandidate[]): AmountChoice {
           score += 0.8;
           consistent = true;
         }
+        // A total that is another total plus the rounding is the rounded one, the amount paid.
+        if (total && rounded.has(total)) score += 0.4;
         if (g !== undefined && ((s !== undefined && s > g) || (t !== undefined && t > g))) score -= 0.8;
         if (s !== undefined && t !== undefined && t > s) score -= 0.5;
-        if (score > best.score) best = { subTotal, tax: tax?.tax, taxLines: tax?.lines, total, score, consistent };
+        const contradicted = g !== undefined && paid.size > 0 && !paid.has(g);
+        if (score > best.score) best = { subTotal, tax: tax?.tax, taxLines: tax?.lines, total, score, consistent, contradicted };
       }
     }
   }
@@ -156,7 +167,7 @@ export function chooseFields(candidates: readonly PagedCandidate[]): Map<Invoice
   set('DueDate', due, datesCheck);
 
   const amounts = chooseAmounts(candidates);
-  const amountCheck: Check = amounts.consistent ? 'pass' : amounts.subTotal && (amounts.tax || amounts.taxLines) && amounts.total ? 'fail' : 'none';
+  const amountCheck: Check = amounts.contradicted ? 'fail' : amounts.consistent ? 'pass' : amounts.subTotal && (amounts.tax || amounts.taxLines) && amounts.total ? 'fail' : 'none';
   set('SubTotal', amounts.subTotal, amountCheck);
   set('InvoiceTotal', amounts.total, amountCheck);
   if (amounts.tax) set('TotalTax', amounts.tax, amountCheck);

@@ -159,7 +159,8 @@ const PAID_AMOUNT = 0.7;
 
 /** Amounts equal to a tendered amount less a change amount of the page: the total, however OCR spoiled its label. */
 function paidAmounts(page: PageText, excluded: ReadonlySet<TextLine>, labelled: readonly FieldCandidate[]): FieldCandidate[] {
-  const cents = (value: string) => Math.round(Number(value) * 100);
+  // Tills print the cash tendered as a payment ("Cash -50.00"): its size counts.
+  const cents = (value: string) => Math.abs(Math.round(Number(value) * 100));
   const tendered = labelled.filter((c) => c.category === 'Tendered' && c.score >= SURE_PAYMENT);
   const change = labelled.filter((c) => c.category === 'Change' && c.score >= SURE_PAYMENT);
   const paid = new Set(tendered.flatMap((t) => change.map((c) => cents(t.contentNormalized) - cents(c.contentNormalized))).filter((v) => v > 0));

@@ -167,8 +167,10 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
 
   ...amountLabels('InvoiceTotal', 1, [
     'grand\\s*total',
-    `total\\s*(?:due|payable|to\\s*pay|amount\\s*(?:due|payable)|a\\s*payer|a\\s*pagar|da\\s*pagare|te\\s*betalen|zu\\s*zahlen|ttc|brutto|general|geral|rounded|nett|for\\s*this\\s*(?:period|invoice)|(?:of\\s*)?(?:the\\s*)?invoice|(?:de\\s*la\\s*|da\\s*|della\\s*)?(?:factura|fatura|fattura|facture)|documento|du\\s*document|(?:(?:rm|rs\\.?|eur|usd|\\$)\\s*)?(?:incl\\.?|inc\\.?|including|inclusive|with|com|con|inkl\\.?|avec)\\s*(?:of\\s*)?${TAX_WORD})`,
+    `total\\s*(?:due|payable|to\\s*pay|amount\\s*(?:due|payable)|a\\s*payer|a\\s*pagar|da\\s*pagare|te\\s*betalen|zu\\s*zahlen|ttc|brutto|general|geral|rounded|nett|for\\s*this\\s*(?:period|invoice)|(?:of\\s*)?(?:the\\s*)?invoice|(?:de\\s*la\\s*|da\\s*|della\\s*)?(?:factura|fatura|fattura|facture)|documento|du\\s*document|(?:(?:rm|rs\\.?|eur|usd|\\$)\\s*)?(?:incl\\.?|inc\\.?|including|inclusive|with|com|con|inkl\\.?|avec)\\s*(?:of\\s*)?${TAX_WORD}${RATE})`,
     'total\\s*(?:sales|amount)\\s*(?:\\(?\\s*(?:incl\\.?|inclusive)\\s*(?:of\\s*)?(?:gst|tax|vat)\\s*\\)?)',
+    // A few words between "total" and its "including tax": "Total Sales Incl GST", "Total After Adj Incl GST".
+    `total(?:\\s+[a-z]+){1,3}?\\s*(?:incl\\.?|inclusive|including)\\s*(?:of\\s*)?${TAX_WORD}${RATE}`,
     'total\\s*amount',
     'amount\\s*(?:due|payable|to\\s*pay)',
     'balance\\s*(?:due|payable|to\\s*pay)',
@@ -200,7 +202,7 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
   ...amountLabels('InvoiceTotal', 0.8, ['total', 'totaal', 'totale', 'summe', 'gesamt', 'importe', 'montant']),
   ...amountLabels('InvoiceTotal', 0.45, ['amount', 'betrag', 'bedrag', 'valor']),
 
-  ...amountLabels('Tendered', 1, ['cash(?:\\s*(?:tendered|received|paid))?', 'tendered', 'amount\\s*(?:tendered|received|paid)', 'paid', 'tunai', 'card', 'visa', 'master\\s*card']),
+  ...amountLabels('Tendered', 1, ['cash(?:\\s*(?:tendered|received|paid))?', 'tendered', 'accepted(?:\\s*(?:total|amount))?', 'amount\\s*(?:tendered|received|paid)', 'paid', 'tunai', 'card', 'visa', 'master\\s*card']),
   ...amountLabels('Change', 1, ['change(?:\\s*due)?', 'baki', 'wechselgeld', 'rendu', 'monnaie', 'cambio', 'troco', 'resto']),
   ...amountLabels('Rounding', 1, ['round(?:ing)?(?:\\s*(?:adj(?:ustment)?\\.?|amount))?', 'rounding\\s*adj\\.?', 'pengenapan']),
   ...labels('Other', 1, [

@@ -31,12 +31,23 @@ const ID_LINE = /\b(?:gst|sst|tax|vat|tin|brn|roc|co|company|business|reg(?:istr
 
 /** Name-like: letters, no date or amount, not mostly digits (a registration number after the name aside), not an address line. */
 function nameLike(line: TextLine): boolean {
-  const text = plain(stripRegistration(line.text)).trim();
+  const text = textForName(line).trim();
   const letters = text.match(/\p{L}/gu)?.length ?? 0;
   if (letters < 3 || findDates(line.text).length > 0 || findAmounts(line.text).some((a) => a.decimals)) return false;
   if (REGISTRATION.test(text) || AFTER_ADDRESS.test(text)) return false;
   // OCR turns letters of a name into digits ("99 SPEED N9R7 S/B"): a legal form allows more.
   return (text.match(/\d/g)?.length ?? 0) <= (LEGAL_FORM.test(text) ? 0.5 : 0.2) * letters;
+}
+
+/** A line's text for telling names: plain, without a trailing company number, legal form put right ("SDN 3HD"). */
+function textForName(line: TextLine): string {
+  return plain(correctLegalForm(stripRegistration(line.text)));
+}
+
+/** What follows a shop's name: its company or tax number, or its address. */
+function headsAddress(line: TextLine): boolean {
+  const text = plain(line.text).trim();
+  return REGISTRATION.test(text) || ID_LINE.test(text) || addressLike(line);
 }
 
 function addressLike(line: TextLine): boolean {
@@ -55,16 +66,16 @@ export function receiptHeader(page: PageText, hits: readonly LabelHit[]): FieldC
   const typical = median(page.lines.map((l) => l.layoutBox.height));
   let best: { index: number; score: number } | undefined;
   for (const [index, line] of lines.entries()) {
-    if (isTitleOrLabel(line, labelled) || !nameLike(line) || (addressLike(line) && !LEGAL_FORM.test(plain(line.text)))) continue;
+    if (isTitleOrLabel(line, labelled) || !nameLike(line) || (addressLike(line) && !LEGAL_FORM.test(textForName(line)))) continue;
     // The header ends where the body starts: a date or an amount before this line.
     if (lines.slice(0, index).some((l) => findDates(l.text).length > 0 || findAmounts(l.text).some((a) => a.decimals))) break;
-    const text = plain(line.text);
+    const text = textForName(line);
     const next = lines[index + 1];
     const afterNext = lines[index + 2];
     let score = 0.3 - 0.02 * index;
     if (LEGAL_FORM.test(text)) score += 0.35;
-    if (next && (REGISTRATION.test(plain(next.text).trim()) || addressLike(next))) score += 0.2;
-    if (next && afterNext && nameLike(next) && LEGAL_FORM.test(plain(next.text)) && (REGISTRATION.test(plain(afterNext.text).trim()) || addressLike(afterNext))) score += 0.15;
+    if (next && headsAddress(next)) score += 0.2;
+    if (next && afterNext && nameLike(next) && LEGAL_FORM.test(textForName(next)) && headsAddress(afterNext)) score += 0.15;
     if (line.layoutBox.height > 1.25 * typical) score += 0.1;
     if (line.text === line.text.toLowerCase()) score -= 0.25;
     if (!best || score > best.score) best = { index, score };
@@ -106,7 +117,7 @@ function wholeName(lines: readonly TextLine[], index: number): TextLine[] {
   for (let i = index + 1; i < lines.length && name.length < MAX_NAME_LINES; i++) {
     const last = plain(name.at(-1)!.text).trim();
     const next = lines[i]!;
-    const continues = /[&(-]$/.test(last) || /^[(&]/.test(next.text.trim()) || (!NAME_END.test(last) && LEGAL_FORM.test(plain(next.text)));
+    const continues = /[&(-]$/.test(last) || /^[(&]/.test(next.text.trim()) || (!NAME_END.test(last) && LEGAL_FORM.test(textForName(next)));
     if (!continues || !part(next, name.at(-1)!)) break;
     name.push(next);
   }
@@ -148,6 +159,7 @@ export function fixOcrConfusions(text: string): string {
 /** The address lines after the name: registration numbers skipped, up to the contact and tax lines. */
 function addressAfter(lines: readonly TextLine[], from: number, labelled: ReadonlySet<TextLine>): TextLine[] {
   const address: TextLine[] = [];
+  let skippedName = false;
   for (let i = from; i < lines.length && address.length < 6; i++) {
     const line = lines[i]!;
     const text = plain(line.text).trim();
@@ -160,7 +172,10 @@ function addressAfter(lines: readonly TextLine[], from: number, labelled: Readon
     if (labelled.has(line) || AFTER_ADDRESS.test(text) || /^[\d\s()+./-]{7,}$/.test(text) || /\d{8,}/.test(text) || findDates(line.text).length > 0 || findAmounts(line.text).some((a) => a.decimals)) break;
     if (address.length === 0 && !addressLike(line)) {
       // A second name line or a branch name may sit between the name and the address.
-      if (i === from && nameLike(line)) continue;
+      if (!skippedName && nameLike(line)) {
+        skippedName = true;
+        continue;
+      }
       break;
     }
     address.push(line);

@@ -104,9 +104,55 @@ describe('receipts', () => {
     });
   });
 
+  it('takes a name whose legal form OCR spoiled over a branch name under its number, and the address past the branch name', async () => {
+    expect(await headerReceipt('branch', ['SUPER SEVEN CASH & CARRY SDN 3HD', '(590150-A)', 'PASARAYA BORONG SUPER SEVEN', 'NO. 1 Jalan Euro 1', 'Sungai Buloh, 40150 Shah Alam', 'TEL : 03-78590861'])).toMatchObject({
+      VendorName: 'SUPER SEVEN CASH & CARRY SDN BHD',
+      VendorAddress: 'NO. 1 Jalan Euro 1 Sungai Buloh, 40150 Shah Alam',
+    });
+  });
+
   it('finds the total right of a label that runs on beyond the vocabulary, and "total" with its l misread', async () => {
     expect(await headerReceipt('total-words', ['KEDAI MAJU SDN BHD'], [['Item Count', '3'], ['Total Amt Rounded', '15.90'], ['Cash', '20.00']])).toMatchObject({ InvoiceTotal: '15.90' });
     expect(await headerReceipt('total-misread', ['KEDAI MAJU SDN BHD'], [['Item Count', '3'], ['Totai Incl. of GST', '15.90'], ['Cash', '20.00']])).toMatchObject({ InvoiceTotal: '15.90' });
+  });
+});
+
+describe('receipt totals among many amounts', () => {
+  const scratch = useScratchDir();
+
+  async function totals(name: string, body: ReadonlyArray<readonly [string, string]>) {
+    const page: Placed[] = [
+      { text: 'KEDAI MAJU SDN BHD', x: 40, y: 40 },
+      { text: 'Date: 12/03/2018', x: 40, y: 60 },
+      ...body.flatMap(([label, amount], i) => [
+        { text: label, x: 40, y: 90 + 16 * i },
+        { text: amount, x: 260, y: 90 + 16 * i },
+      ]),
+    ];
+    const pdf = await writeFixture(scratch.file(`${name}.pdf`), await textPdf([page]));
+    return entitiesOf(await receiptsModel(await modelInput(pdf, 'pdf', [1]))).find((e) => e.category === 'InvoiceTotal' && !e.notDetected);
+  }
+
+  it('takes the rounded total, checked by cash printed as a negative payment less the change', async () => {
+    const total = await totals('rounded-negative-cash', [['Total RM Incl. of GST', '31.47'], ['Rounding Adj', '-0.02'], ['Total R', '31.45'], ['Cash', '-50.00'], ['CHANGE', '18.55']]);
+    expect(total?.keyValues[0]!.contentNormalized).toBe('31.45');
+    expect(total!.confidence).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('takes the rounded total after the one it rounds, whatever sign the rounding shows', async () => {
+    const total = await totals('rounded-unsigned', [['Total Incl. GST', '7.16'], ['ROUNDING ADJUSTMENT', '0.01'], ['TOTAL ROUNDED', '7.15']]);
+    expect(total?.keyValues[0]!.contentNormalized).toBe('7.15');
+  });
+
+  it('reads "Total ... Incl GST" with words or a rate in between, and the amount accepted as the cash tendered', async () => {
+    expect((await totals('sales-incl', [['Sub-total', '127.37'], ['Total Sales Incl GST', '127.37'], ['Rounding Adj', '-0.02'], ['Total After Adj Incl GST', '127.35'], ['CASH', '150.00'], ['Change Amt', '22.65']]))?.keyValues[0]!.contentNormalized).toBe('127.35');
+    expect((await totals('incl-rate', [['Item(s) : 3', ''], ['Total Incl. GST@6%', 'RM 69.20'], ['CASH', 'RM 69.20']]))?.keyValues[0]!.contentNormalized).toBe('69.20');
+    expect((await totals('accepted', [['Total anount', '1.50 RM'], ['Accepted total', '2.00 RM'], ['Change', '0.50 RM']]))?.keyValues[0]!.contentNormalized).toBe('1.50');
+  });
+
+  it('is never sure of a total the cash tendered less the change contradicts', async () => {
+    const total = await totals('contradicted', [['SUB-TOTAL', '92.50'], ['GST', '1.50'], ['TOTAL', '84.00'], ['CASH', '94.00'], ['CHANGE', '0.00']]);
+    expect(total!.confidence).toBeLessThanOrEqual(0.6);
   });
 });
 
