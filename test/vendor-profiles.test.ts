@@ -121,6 +121,20 @@ describe('the review → profile → next document loop', () => {
     expect(one.statusCode, one.body).toBe(200);
     expect(one.json()).toEqual(profile);
 
+    // Its review confirms what the profile gave: the profile is refined with the newest evidence.
+    expect((await reviewAndCorrect(ctx.app, org.reviewer, second.taskId, docs['northwind-2']!.expected)).corrected).toEqual([]);
+    const refined = (await listProfiles(org)).json().items;
+    expect(refined).toHaveLength(1);
+    expect(refined[0]).toMatchObject({ profileId: profile.profileId, reviewCount: 2, correctedReviewCount: 0, lastTaskId: second.taskId, weight: 1 });
+    expect(refined[0].fields.find((f: { field: string }) => f.field === 'InvoiceId')).toMatchObject({
+      value: docs['northwind-2']!.expected.InvoiceId.normalized,
+      corrected: false,
+      confirmations: 1,
+      corrections: 1,
+      weight: 1,
+      learnedFromTaskId: second.taskId,
+    });
+
     // Deleted, the profile is gone; reprocessing reads with the profiles as they are now: none.
     const deleted = await ctx.app.inject({ method: 'DELETE', url: `${EXTERNAL}/vendorprofiles/${profile.profileId}`, headers: org.t.headers });
     expect(deleted.statusCode, deleted.body).toBe(204);
