@@ -26,7 +26,7 @@ import { TemplateType } from '../src/domain/enums.js';
 import { invoicesUniversalModel, receiptsModel } from '../src/models/invoice.js';
 import { loadDevReceipts, RECEIPT_FIELDS } from './accuracy/receipts.js';
 import { runModel, type ModelRun } from './accuracy/run-model.js';
-import { formatTally, judge, tally, type ExpectedField, type FieldOutcome } from './accuracy/score.js';
+import { formatCalibration, formatTally, judge, tally, type ExpectedField, type FieldOutcome } from './accuracy/score.js';
 import { chromiumAvailable, launchBrowser, renderInvoice } from './accuracy/invoices/render.js';
 import { generateInvoices, INVOICE_FIELDS, type InvoiceSpec } from './accuracy/invoices/spec.js';
 
@@ -55,6 +55,7 @@ function outcomesOf(document: string, fields: readonly string[], expected: Parti
 function report(set: SetResult, fields: readonly string[], groups?: Map<string, string>): void {
   console.log(`\n${set.name}: ${new Set(set.outcomes.map((o) => o.document)).size} documents, ${set.pages} pages, ${(set.seconds / set.pages).toFixed(2)} s/page`);
   console.log(formatTally(tally(set.outcomes, fields)));
+  console.log(formatCalibration(set.outcomes));
   if (groups) {
     const byGroup = new Map<string, FieldOutcome[]>();
     for (const outcome of set.outcomes) {

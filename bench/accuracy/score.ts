@@ -161,3 +161,20 @@ export function formatTally({ rows, overall }: ReturnType<typeof tally>): string
     `  ${r.field.padEnd(14)} ${`${r.right}/${r.expected}`.padStart(7)} ${percent(r.right, r.expected)} ${percent(r.rawRight, r.expected).padStart(9)} ${String(r.spurious).padStart(8)}   ${percent(r.highRight, r.high)} ${`${r.highRight}/${r.high}`.padStart(9)}`;
   return [header, ...rows.map(line), line(overall)].join('\n');
 }
+
+/** Thresholds the calibration line reports: a reviewer picks one and checks the fields below it. */
+export const CALIBRATION_THRESHOLDS = [0.5, 0.7, 0.8, 0.9, 0.95] as const;
+
+/**
+ * Calibration: for each threshold, of the fields reported at that confidence or above, the share
+ * right (and how many there were); a calibrated model is right at least as often as it says.
+ */
+export function formatCalibration(outcomes: readonly FieldOutcome[]): string {
+  const reported = outcomes.filter((o) => o.reported && o.expected);
+  const parts = CALIBRATION_THRESHOLDS.map((threshold) => {
+    const above = reported.filter((o) => o.reported!.confidence >= threshold);
+    const right = above.filter((o) => o.right).length;
+    return `>=${threshold}: ${percent(right, above.length).trim()} of ${above.length}`;
+  });
+  return `  calibration (right among fields reported at confidence): ${parts.join(', ')}`;
+}
