@@ -3,6 +3,7 @@ import { imagePageToPng, pixelSize, scaleImage, textLineHeight } from '../engine
 import { ocrImage, ocrProcessLimit, type OcrOptions } from '../engines/ocr.js';
 import { paddleOcrAvailable, paddleOcrImage } from '../engines/paddle-ocr.js';
 import { openPdf, pdfInfo, pdfPageDrawing, pdfPageText, renderPdfPage, renderPdfPagePixels, type PageDrawing, type Pixels } from '../engines/pdf.js';
+import { EngineFailedError, PdfUnreadableError } from '../engines/errors.js';
 import { cropPixels, decodeGrey, greyPng } from '../engines/pixels.js';
 import { hasPdftoppm, renderPdfPageGrey } from '../engines/poppler.js';
 import { centerOf, containsPoint, growBox, overlap, scaleBox, unionBox, type Box } from './geometry.js';
@@ -183,7 +184,14 @@ async function readPdfPage(pdf: PDFDocumentProxy, filePath: string, pageNumber: 
  * pdf.js on a 300 dpi scan), else RGBA from pdf.js.
  */
 async function renderWholePage(pdf: PDFDocumentProxy, filePath: string, pageNumber: number, dpi: number): Promise<Pixels> {
-  if (await hasPdftoppm()) return renderPdfPageGrey(filePath, pageNumber, dpi);
+  if (await hasPdftoppm()) {
+    try {
+      return await renderPdfPageGrey(filePath, pageNumber, dpi);
+    } catch (err) {
+      // A file poppler refuses (damage pdf.js repairs, an odd encryption) is still drawn by pdf.js.
+      if (!(err instanceof EngineFailedError || err instanceof PdfUnreadableError)) throw err;
+    }
+  }
   return renderPdfPagePixels(pdf, pageNumber, dpi);
 }
 
