@@ -231,7 +231,8 @@ async function readImageWords(
     const read = await ocrPage(png, POINTS_PER_INCH / OCR_DPI, { languages: options.languages, dpi: OCR_DPI }, `image${index}.`, options.recogniser);
     for (const word of read.words) found.push({ ...word, box: { ...word.box, left: word.box.left + region.left, top: word.box.top + region.top } });
   }
-  return found.filter((word) => !repeatsTextLayer(word, layerWords));
+  const repeats = textLayerCover(layerWords);
+  return found.filter((word) => !repeats(word));
 }
 
 /** An image narrower or lower than this (points) holds no readable line of text: rules, bullets, dots. */
@@ -269,10 +270,33 @@ function imageRegions(boxes: readonly Box[], page: { width: number; height: numb
   return merged.length > MAX_IMAGE_REGIONS ? [unionBox(merged)] : merged;
 }
 
-/** True when an OCR word sits on a text-layer word: an image behind text (a letterhead, a scan under its OCR layer). */
-function repeatsTextLayer(word: PageWord, layer: readonly PageWord[]): boolean {
-  const center = centerOf(word.box);
-  return layer.some((other) => containsPoint(growBox(other.box, other.box.height * 0.25), center));
+/** Side of the grid cells (page units) the text layer's words are filed in. */
+const COVER_CELL = 32;
+
+/**
+ * Whether an OCR word sits on a text-layer word (its centre inside the layer word grown by a
+ * quarter of its height): an image behind text (a letterhead, a scan under its OCR layer). The
+ * layer's words are filed once in a grid of the cells they cover, so each OCR word is checked
+ * against the few words of its cell, not the whole layer.
+ */
+function textLayerCover(layer: readonly PageWord[]): (word: PageWord) => boolean {
+  const cells = new Map<string, Box[]>();
+  for (const word of layer) {
+    const box = growBox(word.box, word.box.height * 0.25);
+    for (let y = Math.floor(box.top / COVER_CELL); y <= Math.floor((box.top + box.height) / COVER_CELL); y++) {
+      for (let x = Math.floor(box.left / COVER_CELL); x <= Math.floor((box.left + box.width) / COVER_CELL); x++) {
+        const key = `${x}:${y}`;
+        const filed = cells.get(key);
+        if (filed) filed.push(box);
+        else cells.set(key, [box]);
+      }
+    }
+  }
+  return (word) => {
+    const center = centerOf(word.box);
+    const filed = cells.get(`${Math.floor(center.x / COVER_CELL)}:${Math.floor(center.y / COVER_CELL)}`) ?? [];
+    return filed.some((box) => containsPoint(box, center));
+  };
 }
 
 async function readImagePage(path: string, pageNumber: number, options: ReadOptions): Promise<SourcePage> {
