@@ -117,7 +117,9 @@ function wholeName(lines: readonly TextLine[], index: number): TextLine[] {
   for (let i = index + 1; i < lines.length && name.length < MAX_NAME_LINES; i++) {
     const last = plain(name.at(-1)!.text).trim();
     const next = lines[i]!;
-    const continues = /[&(-]$/.test(last) || /^[(&]/.test(next.text.trim()) || (!NAME_END.test(last) && LEGAL_FORM.test(textForName(next)));
+    // A second line right above the company number or the address ("RESTAURANT JIAWEI" / "JIAWEI HOUSE" / "(002693074-K)") ends the name.
+    const aboveAddress = name.length === 1 && !NAME_END.test(last) && lines[i + 1] !== undefined && headsAddress(lines[i + 1]!) && !addressLike(next);
+    const continues = /[&(-]$/.test(last) || /^[(&]/.test(next.text.trim()) || (!NAME_END.test(last) && LEGAL_FORM.test(textForName(next))) || aboveAddress;
     if (!continues || !part(next, name.at(-1)!)) break;
     name.push(next);
   }
@@ -153,6 +155,8 @@ export function fixOcrConfusions(text: string): string {
     .replace(/(?<![\p{L}])\d+[Oo][\dOo]*(?![\p{L}])/gu, (number) => ((number.match(/\d/g)?.length ?? 0) >= 2 ? number.replace(/[Oo]/g, '0') : number))
     .replace(/(?<=\p{Ll})1(?=\p{Ll})|(?<=\p{Ll}{2})1(?![\p{L}\p{N}])/gu, 'l')
     .replace(/(?<=\d)B(?=\d)/g, '8')
+    // "C0." is the legal form "CO.".
+    .replace(/\bC0(?=\.)/g, 'CO')
     .replace(/(?<=\d)[Il](?=\d)/g, '1');
 }
 

@@ -111,6 +111,13 @@ describe('receipts', () => {
     });
   });
 
+  it('joins the second line of a name that sits right above the company number', async () => {
+    expect(await headerReceipt('two-line-name', ['RESTAURANT JIAWEI', 'JIAWEI HOUSE', '002693074-K', '13, JLN TASIK UTAMA 8', '57000 KL'])).toMatchObject({
+      VendorName: 'RESTAURANT JIAWEI JIAWEI HOUSE',
+      VendorAddress: '13, JLN TASIK UTAMA 8 57000 KL',
+    });
+  });
+
   it('finds the total right of a label that runs on beyond the vocabulary, and "total" with its l misread', async () => {
     expect(await headerReceipt('total-words', ['KEDAI MAJU SDN BHD'], [['Item Count', '3'], ['Total Amt Rounded', '15.90'], ['Cash', '20.00']])).toMatchObject({ InvoiceTotal: '15.90' });
     expect(await headerReceipt('total-misread', ['KEDAI MAJU SDN BHD'], [['Item Count', '3'], ['Totai Incl. of GST', '15.90'], ['Cash', '20.00']])).toMatchObject({ InvoiceTotal: '15.90' });
@@ -162,6 +169,7 @@ describe('OCR clean-up of receipt names and addresses', () => {
     expect(fixOcrConfusions('Sungai Bu1oh, 403oo Shah Alam, Leve1 6')).toBe('Sungai Buloh, 40300 Shah Alam, Level 6');
     expect(fixOcrConfusions('LOT P.T. 2B11, 0TARA')).toBe('LOT P.T. 2811, OTARA');
     expect(fixOcrConfusions('POPULAR BOOK CO. (M) 糖 SDN BHD')).toBe('POPULAR BOOK CO. (M) SDN BHD');
+    expect(fixOcrConfusions('AEON C0. (M) BHD')).toBe('AEON CO. (M) BHD');
     // Codes that mix letters and digits on purpose stay as they are.
     expect(fixOcrConfusions('JALAN SS21/39, U13/BG, PJU 1A/3, 7/118B, 10.50')).toBe('JALAN SS21/39, U13/BG, PJU 1A/3, 7/118B, 10.50');
   });
