@@ -12,6 +12,10 @@
  * recording already converted to 16 kHz WAV. Targets (issue 12): at least 50 text pages/s, a
  * 200-page text PDF in ToReview within 10 s, scanned pages within 1.2x raw tesseract.
  *
+ * Besides wall time it prints the CPU seconds each side used (the app's threads and the children
+ * it waited for; the Postgres backends of its database apart; the peers' processes): on a machine
+ * shared with other work the wall times swing with the load, the CPU ratios much less.
+ *
  *   npm run bench:pipeline     (DATABASE_URL, else the embedded Postgres of `npm start`)
  *   BENCH_TEXT_PAGES=1,20,200 BENCH_SCANNED_PAGES=1,5,20 BENCH_REPEAT_SMALL=3 BENCH_AUDIO=1   (defaults)
  */
