@@ -42,8 +42,10 @@ interface Case {
 async function main(): Promise<void> {
   const started = Date.now();
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'bench-learning-'));
-  const config = await benchConfig({ ...process.env, DATA_DIR: path.join(scratch, 'data'), LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
-  const infra = await openBenchInfrastructure(config, (line) => say(`infrastructure: ${line}`), DATABASE);
+  const infraConfig = await benchConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
+  // Postgres and Redis as `npm start` finds them (an embedded Postgres keeps its data under DATA_DIR); the run's files in a scratch directory.
+  const infra = await openBenchInfrastructure(infraConfig, (line) => say(`infrastructure: ${line}`), DATABASE);
+  const config = { ...infraConfig, DATA_DIR: path.join(scratch, 'data') };
   await migrate(infra.databaseUrl);
   const queuePrefix = `bench-learning-${randomUUID().slice(0, 8)}`;
   const services = await createServices(config, infra, { queuePrefix });
