@@ -49,7 +49,9 @@ async function submit(t: TestTenant, file: string, body: Record<string, unknown>
   return res.json().taskId as number;
 }
 
-describe('pre-processing', () => {
+// Each case takes documents, images, audio and video through real OCR and speech engines: on a busy
+// two-core machine a minute is not always enough.
+describe('pre-processing', { timeout: 180_000 }, () => {
   it('brings PDFs, images, multi-page TIFFs, MP3 and MP4 to ToReview with their pages or minutes, consuming free volume', async () => {
     const t = await createTestTenant(ctx, { freeVolume: 100 });
     const transcripts = (await createWorkspace(ctx.prisma, { tenantId: t.tenantId, name: 't', templateType: TemplateType.Transcripts })).workspaceId;
