@@ -28,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { nameOf, TaskStatus, TemplateType } from '../src/domain/enums.js';
-import { findOnPath } from '../src/engines/inventory.js';
+import { findOnPath } from '../src/engines/find-on-path.js';
 import { startDevProcess, lockLossLines, startPrivateRedis, type DevProcess } from './lib/dev-process.js';
 import { scannedPageImages, scannedPdf, textPdf } from './lib/documents.js';
 import { benchConfig, openBenchInfrastructure } from './lib/infra.js';

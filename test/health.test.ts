@@ -15,13 +15,13 @@ describe('/health and /ready', () => {
     const ready = await ctx.app.inject({ method: 'GET', url: '/ready' });
     expect(ready.statusCode).toBe(200);
     expect(ready.json()).toMatchObject({ status: 'ready', checks: { postgres: { ok: true }, redis: { ok: true } } });
-    expect(Object.keys(ready.json().engines).sort()).toEqual(['ffmpeg', 'ffprobe', 'pocketsphinx', 'remoteAsr', 'tesseract', 'tesseractJs']);
+    expect(Object.keys(ready.json().engines).sort()).toEqual(['ffmpeg', 'ffprobe', 'pdftoppm', 'pocketsphinx', 'ppOcr', 'remoteAsr', 'tesseract', 'tesseractJs']);
   });
 
   it('answers 503 naming Redis when Redis is unreachable', async () => {
     // A port nothing listens on: connection refused, so the check fails fast.
     const deadRedis = createRedis('redis://127.0.0.1:1');
-    const app = await buildApp({ config: ctx.config, prisma: ctx.prisma, redis: deadRedis, queues: ctx.queues, blobs: ctx.blobs, fileUrlSecret: ctx.fileUrlSecret, keys: ctx.keys, clientSecrets: ctx.clientSecrets, engines: { tesseract: null, ffmpeg: null, ffprobe: null, pocketsphinx: null, tesseractJs: false, remoteAsr: false } });
+    const app = await buildApp({ config: ctx.config, prisma: ctx.prisma, redis: deadRedis, queues: ctx.queues, blobs: ctx.blobs, fileUrlSecret: ctx.fileUrlSecret, keys: ctx.keys, clientSecrets: ctx.clientSecrets, engines: { tesseract: null, ffmpeg: null, ffprobe: null, pocketsphinx: null, pdftoppm: null, tesseractJs: false, ppOcr: false, remoteAsr: false } });
     try {
       const res = await app.inject({ method: 'GET', url: '/ready' });
       expect(res.statusCode).toBe(503);

@@ -244,7 +244,7 @@ describe('create task: rejections', () => {
     const deadRedis = createRedis('redis://127.0.0.1:1');
     const deadQueueRedis = createQueueRedis('redis://127.0.0.1:1');
     const deadQueues = createQueues(deadQueueRedis);
-    const app = await buildApp({ config: ctx.config, prisma: ctx.prisma, redis: deadRedis, queues: deadQueues, blobs: ctx.blobs, fileUrlSecret: ctx.fileUrlSecret, keys: ctx.keys, clientSecrets: ctx.clientSecrets, engines: { tesseract: null, ffmpeg: null, ffprobe: null, pocketsphinx: null, tesseractJs: false, remoteAsr: false } });
+    const app = await buildApp({ config: ctx.config, prisma: ctx.prisma, redis: deadRedis, queues: deadQueues, blobs: ctx.blobs, fileUrlSecret: ctx.fileUrlSecret, keys: ctx.keys, clientSecrets: ctx.clientSecrets, engines: { tesseract: null, ffmpeg: null, ffprobe: null, pocketsphinx: null, pdftoppm: null, tesseractJs: false, ppOcr: false, remoteAsr: false } });
     try {
       const res = await app.inject({ method: 'POST', url: createUrl, headers: t.headers, payload: { context: { url: files.url('/doc.pdf') } } });
       expect(res.statusCode, res.body).toBe(200);

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { findOnPath } from '../engines/inventory.js';
+import { findOnPath } from '../engines/find-on-path.js';
 
 export interface LocalRedis {
   url: string;

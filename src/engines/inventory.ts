@@ -1,6 +1,6 @@
-import { access, constants } from 'node:fs/promises';
-import path from 'node:path';
+import { findOnPath } from './find-on-path.js';
 import { wasmOcrAvailable } from './ocr-wasm.js';
+import { paddleOcrAvailable } from './paddle-ocr.js';
 
 /** Which offline engines this process can use; logged at start-up and reported by /ready. */
 export interface EngineInventory {
@@ -8,35 +8,28 @@ export interface EngineInventory {
   ffmpeg: string | null;
   ffprobe: string | null;
   pocketsphinx: string | null;
+  /** poppler's renderer: draws pages for OCR and the review page's images (pdf.js draws OCR pages without it). */
+  pdftoppm: string | null;
   /** tesseract.js fallback OCR (pure WASM), used when the native binary is absent. */
   tesseractJs: boolean;
+  /** PP-OCR through ONNX Runtime (paddle-ocr.ts), which reads receipts; tesseract reads them without it. */
+  ppOcr: boolean;
   /** OpenAI-compatible transcription endpoint configured for languages pocketsphinx lacks. */
   remoteAsr: boolean;
 }
 
-export async function findOnPath(binary: string, searchPath = process.env.PATH ?? ''): Promise<string | null> {
-  for (const dir of searchPath.split(path.delimiter).filter(Boolean)) {
-    const candidate = path.join(dir, binary);
-    try {
-      await access(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not in this directory
-    }
-  }
-  return null;
-}
-
 export async function detectEngines(options: { asrUrl?: string } = {}): Promise<EngineInventory> {
-  const [tesseract, ffmpeg, ffprobe, pocketsphinx] = await Promise.all(
-    ['tesseract', 'ffmpeg', 'ffprobe', 'pocketsphinx_continuous'].map((b) => findOnPath(b)),
+  const [tesseract, ffmpeg, ffprobe, pocketsphinx, pdftoppm] = await Promise.all(
+    ['tesseract', 'ffmpeg', 'ffprobe', 'pocketsphinx_continuous', 'pdftoppm'].map((b) => findOnPath(b)),
   );
   return {
     tesseract: tesseract ?? null,
     ffmpeg: ffmpeg ?? null,
     ffprobe: ffprobe ?? null,
     pocketsphinx: pocketsphinx ?? null,
+    pdftoppm: pdftoppm ?? null,
     tesseractJs: wasmOcrAvailable(),
+    ppOcr: paddleOcrAvailable(),
     remoteAsr: Boolean(options.asrUrl),
   };
 }

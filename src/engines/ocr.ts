@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { Box } from './geometry.js';
 import { UnsupportedLanguageError } from './errors.js';
-import { findOnPath } from './inventory.js';
+import { findOnPath } from './find-on-path.js';
 import { wasmOcrTsv, type TsvOptions } from './ocr-wasm.js';
 import { ProcessSlots } from './process-slots.js';
 import { runProcess } from './process.js';

@@ -1,6 +1,6 @@
 import { countEvent } from '../observability/thread-counts.js';
 import { EngineFailedError, PdfUnreadableError } from './errors.js';
-import { findOnPath } from './inventory.js';
+import { findOnPath } from './find-on-path.js';
 import type { Pixels } from './pdf.js';
 import { runProcess } from './process.js';
 

@@ -13,7 +13,9 @@ const readiness = z.object({
     ffmpeg: z.string().nullable(),
     ffprobe: z.string().nullable(),
     pocketsphinx: z.string().nullable(),
+    pdftoppm: z.string().nullable(),
     tesseractJs: z.boolean(),
+    ppOcr: z.boolean(),
     remoteAsr: z.boolean(),
   }),
 });

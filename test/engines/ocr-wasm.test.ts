@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineTimeoutError } from '../../src/engines/errors.js';
-import { findOnPath } from '../../src/engines/inventory.js';
+import { findOnPath } from '../../src/engines/find-on-path.js';
 import { closeWasmOcr } from '../../src/engines/ocr-wasm.js';
 import { chooseOcrEngine, ocrImage, type OcrOptions, type OcrResult } from '../../src/engines/ocr.js';
 import { KNOWN_PARAGRAPH, KNOWN_WORDS, textImage, useScratchDir, wordAccuracy } from './fixtures.js';
