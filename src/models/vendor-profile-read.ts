@@ -19,6 +19,7 @@ import {
   type VendorProfileSnapshot,
 } from './vendor-profile.js';
 import {
+  DIGIT_FOR,
   editDistance,
   findLabel,
   findValue,
@@ -27,6 +28,7 @@ import {
   identifierValue,
   keyOf,
   labelMeasure,
+  LETTER_FOR,
   ocrTolerance,
   rangeBox,
   shapedThroughOcr,
@@ -144,10 +146,6 @@ function readOnPage(field: InvoiceField, evidence: FieldEvidence, page: ProfileP
   return evidence.kind === 'identifier' || evidence.kind === 'taxId' ? conformed(found, evidence) : found;
 }
 
-/** Characters OCR confuses, as the letter read for a digit and the digit read for a letter. */
-const AS_DIGIT: Readonly<Record<string, string>> = { O: '0', o: '0', D: '0', Q: '0', I: '1', l: '1', i: '1', '|': '1', Z: '2', z: '2', S: '5', s: '5', B: '8', G: '6', g: '9', T: '7' };
-const AS_LETTER: Readonly<Record<string, string>> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '8': 'B', '6': 'G', '$': 'S' };
-
 /**
  * A scanned identifier read as the vendor prints its identifiers: where it has the length of the
  * learned value and only OCR's usual confusions stand between them position by position (an O
@@ -163,8 +161,8 @@ function conformed(reading: ProfileReading, evidence: FieldEvidence): ProfileRea
     const [c, want] = [text[i]!, learned[i]!];
     const digitWanted = /\d/.test(want);
     const letterWanted = /\p{L}/u.test(want);
-    if (digitWanted && !/\d/.test(c)) fixed += AS_DIGIT[c] ?? c;
-    else if (letterWanted && !/\p{L}/u.test(c)) fixed += AS_LETTER[c] === undefined ? c : want === want.toLowerCase() ? AS_LETTER[c]!.toLowerCase() : AS_LETTER[c]!;
+    if (digitWanted && !/\d/.test(c)) fixed += DIGIT_FOR[c] ?? c;
+    else if (letterWanted && !/\p{L}/u.test(c)) fixed += LETTER_FOR[c] === undefined ? c : want === want.toLowerCase() ? LETTER_FOR[c]!.toLowerCase() : LETTER_FOR[c]!;
     else fixed += c;
   }
   if (fixed === text || shapeOf(fixed) !== shapeOf(learned)) return reading;

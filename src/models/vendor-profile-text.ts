@@ -160,8 +160,8 @@ function shapePattern(shape: string): RegExp {
 }
 
 /** Characters OCR reads for a digit that is printed (O for 0), and for a letter (0 for O). */
-const DIGIT_FOR: Readonly<Record<string, string>> = { O: '0', o: '0', D: '0', Q: '0', I: '1', l: '1', i: '1', '|': '1', Z: '2', z: '2', S: '5', s: '5', B: '8', G: '6', g: '9', T: '7' };
-const LETTER_FOR: Readonly<Record<string, string>> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '8': 'B', '6': 'G', '7': 'T', $: 'S', '|': 'I' };
+export const DIGIT_FOR: Readonly<Record<string, string>> = { O: '0', o: '0', D: '0', Q: '0', I: '1', l: '1', i: '1', '|': '1', Z: '2', z: '2', S: '5', s: '5', B: '8', G: '6', g: '9', T: '7' };
+export const LETTER_FOR: Readonly<Record<string, string>> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '8': 'B', '6': 'G', '7': 'T', $: 'S', '|': 'I' };
 const classOf = (chars: string) => `[${chars.replace(/[\]\\^-]/g, '\\$&')}]`;
 
 /**
