@@ -32,10 +32,29 @@ export function plausibleYear(iso: string): boolean {
   return year >= FIRST_YEAR && year <= new Date().getUTCFullYear() + YEARS_AHEAD;
 }
 
+/**
+ * A date right after its label whose first separator OCR lost or read as a 7 or a 1 ("2504/2017",
+ * "13707/2017"): day and month as two digits each, then the year with its separator.
+ */
+const SPOILED_DATE = /^\s*(\d{2})[71]?(\d{2})([/.-])(\d{4}|\d{2})(?!\d)/;
+
+function spoiledDate(text: string, options: DateOptions): { iso: string; index: number; length: number } | undefined {
+  const match = SPOILED_DATE.exec(text);
+  if (!match) return undefined;
+  const [whole, first, second, separator, year] = match;
+  const [date] = findDates(`${first}${separator}${second}${separator}${year}`, options);
+  if (!date || !plausibleYear(date.iso)) return undefined;
+  const index = whole.length - whole.trimStart().length;
+  return { iso: date.iso, index, length: whole.length - index };
+}
+
 export function readDate(options: DateOptions): ValueReader {
   return (run, page) => {
     const date = findDates(run.text, options).find((d) => plausibleYear(d.iso));
-    if (!date) return undefined;
+    if (!date) {
+      const spoiled = spoiledDate(run.text, options);
+      return spoiled && { run: subRun(page, run, spoiled.index, spoiled.length) ?? run, contentNormalized: spoiled.iso, fit: 0.7 };
+    }
     const sub = subRun(page, run, date.index, date.length) ?? run;
     // A date far into the text after the label is less surely its value.
     return { run: sub, contentNormalized: date.iso, fit: date.index <= 3 ? 1 : 0.8 };

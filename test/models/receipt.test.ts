@@ -157,6 +157,19 @@ describe('receipt totals among many amounts', () => {
     expect((await totals('accepted', [['Total anount', '1.50 RM'], ['Accepted total', '2.00 RM'], ['Change', '0.50 RM']]))?.keyValues[0]!.contentNormalized).toBe('1.50');
   });
 
+  it('reads a labelled date whose first separator OCR lost or read as a 7', async () => {
+    for (const [name, printed, iso] of [['lost', 'DATE: 2504/2017', '2017-04-25'], ['seven', 'DATE:13707/2017', '2017-07-13']] as const) {
+      const page: Placed[] = [
+        { text: 'KEDAI MAJU SDN BHD', x: 40, y: 40 },
+        { text: `RECEIPT #: CS00633800 ${printed}`, x: 40, y: 60 },
+        { text: 'TOTAL', x: 40, y: 90 },
+        { text: '9.60', x: 260, y: 90 },
+      ];
+      const pdf = await writeFixture(scratch.file(`date-${name}.pdf`), await textPdf([page]));
+      expect(fields(entitiesOf(await receiptsModel(await modelInput(pdf, 'pdf', [1]))))).toMatchObject({ InvoiceDate: iso });
+    }
+  });
+
   it('is never sure of a total the cash tendered less the change contradicts', async () => {
     const total = await totals('contradicted', [['SUB-TOTAL', '92.50'], ['GST', '1.50'], ['TOTAL', '84.00'], ['CASH', '94.00'], ['CHANGE', '0.00']]);
     expect(total!.confidence).toBeLessThanOrEqual(0.6);
