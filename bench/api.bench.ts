@@ -30,6 +30,7 @@ import { formatErrors, formatTable } from './lib/report.js';
 import { runLoad } from './lib/run-load.js';
 import { benchScenarios, loadDeadlineSeconds, peerTwin, TARGET_CREATES_PER_SECOND, TARGET_P99_MS } from './lib/scenarios.js';
 import { ensureBenchTenant, sampleTaskIds, seedTasks, type BenchTenant } from './lib/seed.js';
+import { fetchToken } from '../test/support/http-token.js';
 
 /** Existing ids the status load picks from at random. */
 const ID_SAMPLE = 10_000;
@@ -93,15 +94,6 @@ async function describeMachine(databaseUrl: string): Promise<string> {
   }
 }
 
-async function requestToken(baseUrl: string, tenant: BenchTenant): Promise<string> {
-  const response = await fetch(`${baseUrl}/connect/token`, {
-    method: 'POST',
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'WebAPI', client_id: tenant.clientId, client_secret: tenant.clientSecret }),
-  });
-  if (!response.ok) throw new Error(`token request failed: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { access_token: string }).access_token;
-}
-
 /** How the app runs in this benchmark, next to how `serve` ships it. */
 function describeApp(services: Services): string[] {
   const level = services.config.LOG_LEVEL;
@@ -138,7 +130,7 @@ async function loadApp(services: Services, databaseUrl: string, tenant: BenchTen
     await app.listen({ host: '127.0.0.1', port: 0 });
     const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     const runs = scenarios.flatMap((sc) => [sc, peerTwin(sc)]);
-    const plan: LoadPlan = { baseUrls: { app: baseUrl, peer: peer.url }, token: await requestToken(baseUrl, tenant), taskIds, scenarios: runs };
+    const plan: LoadPlan = { baseUrls: { app: baseUrl, peer: peer.url }, token: await fetchToken(baseUrl, tenant.clientId, tenant.clientSecret), taskIds, scenarios: runs };
     say(`machine: ${await describeMachine(databaseUrl)}`);
     for (const line of describeApp(services)) say(line);
 

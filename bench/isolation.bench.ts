@@ -22,6 +22,7 @@ import { benchConfig, BENCH_RATE_LIMIT_PER_MINUTE, openBenchInfrastructure } fro
 import type { Scenario, ScenarioResult } from './lib/protocol.js';
 import { runLoad } from './lib/run-load.js';
 import { serveSourceFiles } from './lib/source-files.js';
+import { fetchToken } from '../test/support/http-token.js';
 
 /** A database of its own: the app's migrations and demo tenant, apart from docproc_bench's million tasks. */
 const ISOLATION_DATABASE = 'docproc_isolation';
@@ -64,15 +65,6 @@ const mb = (bytes: number) => (Number.isFinite(bytes) ? `${(bytes / 1024 / 1024)
 interface Api {
   token: string;
   baseUrl: string;
-}
-
-async function requestToken(baseUrl: string, clientId: string, clientSecret: string): Promise<string> {
-  const response = await fetch(`${baseUrl}/connect/token`, {
-    method: 'POST',
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'WebAPI', client_id: clientId, client_secret: clientSecret }),
-  });
-  if (!response.ok) throw new Error(`token request failed: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { access_token: string }).access_token;
 }
 
 async function createTask(api: Api, displayName: string, url: string): Promise<number> {
@@ -181,7 +173,7 @@ async function main() {
     };
     const logFile = path.join(tmpdir(), 'docproc-bench-isolation.log');
     app = await startDevProcess({ repoRoot, env: settings, logFile });
-    const api: Api = { baseUrl: app.baseUrl, token: await requestToken(app.baseUrl, credentials.clientId, credentials.clientSecret) };
+    const api: Api = { baseUrl: app.baseUrl, token: await fetchToken(app.baseUrl, credentials.clientId, credentials.clientSecret) };
 
     say(`isolation benchmark: ${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(1)} before the run`);
     say(`app: src/main.ts dev (api + workers in one process, pid ${app.pid}), log in ${logFile} at LOG_LEVEL ${config.LOG_LEVEL}`);

@@ -33,6 +33,7 @@ import { startDevProcess, lockLossLines, startPrivateRedis, type DevProcess } fr
 import { scannedPageImages, scannedPdf, textPdf } from './lib/documents.js';
 import { benchConfig, openBenchInfrastructure } from './lib/infra.js';
 import { serveSourceFiles } from './lib/source-files.js';
+import { fetchToken } from '../test/support/http-token.js';
 
 const run = promisify(execFile);
 const PIPELINE_DATABASE = 'docproc_pipeline';
@@ -93,15 +94,6 @@ async function call<T>(api: Api, method: string, route: string, body?: unknown):
   });
   if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
-}
-
-async function requestToken(baseUrl: string, clientId: string, clientSecret: string): Promise<string> {
-  const response = await fetch(`${baseUrl}/connect/token`, {
-    method: 'POST',
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'WebAPI', client_id: clientId, client_secret: clientSecret }),
-  });
-  if (!response.ok) throw new Error(`token request failed: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { access_token: string }).access_token;
 }
 
 /** Resident memory of a process now (Linux VmRSS; its engine threads included, its child processes not). */
@@ -265,7 +257,7 @@ async function main() {
     };
     const logFile = path.join(tmpdir(), 'docproc-bench-pipeline.log');
     app = await startDevProcess({ repoRoot, env: settings, logFile });
-    const api: Api = { baseUrl: app.baseUrl, token: await requestToken(app.baseUrl, credentials.clientId, credentials.clientSecret) };
+    const api: Api = { baseUrl: app.baseUrl, token: await fetchToken(app.baseUrl, credentials.clientId, credentials.clientSecret) };
     db = new pg.Client({ connectionString: infra.databaseUrl });
     await db.connect();
     const workspaces = await call<Array<{ workspaceId: number; templateType: number }>>(api, 'GET', '/sdworkspace/CurrentWorkspaces');

@@ -1,6 +1,7 @@
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fetchToken } from './support/http-token.js';
 import { exited, freePort, repoRoot, startRole, waitFor } from './support/processes.js';
 
 const dataDir = await mkdtemp(path.join(repoRoot, '.data', 'dev-stack-'));
@@ -24,12 +25,7 @@ async function startDev(port: number, ports: { pg: number; redis: number }, extr
 }
 
 async function workspacesWith(base: string, clientId: string, clientSecret: string) {
-  const token = await fetch(`${base}/connect/token`, {
-    method: 'POST',
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'WebAPI', client_id: clientId, client_secret: clientSecret }),
-  });
-  expect(token.status).toBe(200);
-  const { access_token } = (await token.json()) as { access_token: string };
+  const access_token = await fetchToken(base, clientId, clientSecret);
   const res = await fetch(`${base}/api/v1.0/external/sdworkspace/CurrentWorkspaces`, { headers: { authorization: `Bearer ${access_token}` } });
   expect(res.status).toBe(200);
   return (await res.json()) as Array<{ templateType: number; isDefault: boolean }>;

@@ -3,11 +3,11 @@
  * process, started as a child of the benchmark so that its event loop, memory and log are its
  * own and can be measured from outside.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { open, readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { startLocalRedis, type LocalRedis } from '../../src/dev/local-redis.js';
+import { exited, freePort } from '../../test/support/processes.js';
 
 export interface DevProcess {
   baseUrl: string;
@@ -17,15 +17,6 @@ export interface DevProcess {
   /** Peak resident set size of the process so far (Linux: VmHWM), worker threads included; NaN elsewhere. */
   peakRssBytes: () => Promise<number>;
   stop: () => Promise<void>;
-}
-
-/** A port nobody listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /**
@@ -50,10 +41,6 @@ async function statusField(pid: number, field: string): Promise<number> {
   } catch {
     return Number.NaN;
   }
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
 /**

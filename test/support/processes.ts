@@ -27,8 +27,9 @@ export function startRole(args: string[], env: Record<string, string | undefined
   return Object.assign(child, { output: () => output });
 }
 
+/** Resolves with the exit code once the process has ended (null when a signal ended it). */
 export function exited(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
@@ -41,6 +42,7 @@ function cleanEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
   return merged;
 }
 
+/** A port nobody listens on right now. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
