@@ -9,6 +9,7 @@ import { ModelRejectedInputError } from '../src/models/model.js';
 import { createEnginePool, EngineThreadError, type EnginePool, type ModelHost } from '../src/pipeline/engine-pool.js';
 import type { ThreadModelInput } from '../src/pipeline/engine-protocol.js';
 import { UnsupportedFileError } from '../src/pipeline/source-inspection.js';
+import { threadModelInput } from './models/document-fixtures.js';
 import { textPdf } from './support/fixtures.js';
 
 /**
@@ -32,20 +33,8 @@ async function file(name: string, body: Buffer): Promise<string> {
   return at;
 }
 
-function modelInput(sourcePath: string, overrides: Partial<ThreadModelInput> = {}): ThreadModelInput {
-  return {
-    tenantId: 1,
-    taskId: 1,
-    templateType: TemplateType.Layout,
-    sourcePath,
-    kind: 'pdf',
-    mimeType: 'application/pdf',
-    pages: [1, 2],
-    useHigherQuality: false,
-    templateFields: null,
-    workDir: dir,
-    ...overrides,
-  };
+function pdfRunInput(sourcePath: string, overrides: Partial<ThreadModelInput> = {}): ThreadModelInput {
+  return threadModelInput(sourcePath, 'pdf', dir, { mimeType: 'application/pdf', pages: [1, 2], ...overrides });
 }
 
 /** A host that keeps what the thread hands over. */
@@ -76,7 +65,7 @@ describe('engine threads', () => {
     expect((missing as NodeJS.ErrnoException).code).toBe('ENOENT');
     // The transcription model refuses a document: ModelRejectedInputError (RecognitionFailed, no retry).
     const pdf = await file('doc.pdf', await textPdf(2));
-    const rejected = await pool.runModel(TemplateType.Transcripts, modelInput(pdf), recordingHost().host).catch((err: unknown) => err);
+    const rejected = await pool.runModel(TemplateType.Transcripts, pdfRunInput(pdf), recordingHost().host).catch((err: unknown) => err);
     expect(rejected).toBeInstanceOf(ModelRejectedInputError);
     expect((rejected as Error).message).toMatch(/audio or video/);
   });
@@ -84,7 +73,7 @@ describe('engine threads', () => {
   it("run a model and hand its chunks to the main thread in numbered batches, keeping only a summary", async () => {
     const pdf = await file('five.pdf', await textPdf(5));
     const { host, batches } = recordingHost();
-    const summary = await pool.runModel(TemplateType.Layout, modelInput(pdf, { pages: [1, 2, 3, 4, 5] }), host);
+    const summary = await pool.runModel(TemplateType.Layout, pdfRunInput(pdf, { pages: [1, 2, 3, 4, 5] }), host);
     expect(summary).toMatchObject({ kind: 'document', chunkCount: 5 });
     expect(batches.flat()).toEqual([1, 2, 3, 4, 5].map((n) => ({ chunkNumber: n, pageNumber: n })));
   });
@@ -93,7 +82,7 @@ describe('engine threads', () => {
     const small = createEnginePool({ threads: 1, threadMaxMemoryMb: 8, asr: {}, log: pino({ level: 'silent' }) });
     try {
       const pdf = await file('ten.pdf', await textPdf(10));
-      const died = await small.runModel(TemplateType.Layout, modelInput(pdf, { pages: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] }), recordingHost().host).catch((err: unknown) => err);
+      const died = await small.runModel(TemplateType.Layout, pdfRunInput(pdf, { pages: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] }), recordingHost().host).catch((err: unknown) => err);
       expect(died).toBeInstanceOf(EngineThreadError);
       expect((died as Error).message).toMatch(/memory/i);
     } finally {

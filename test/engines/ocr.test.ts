@@ -5,7 +5,8 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EngineMissingError, UnsupportedLanguageError } from '../../src/engines/errors.js';
 import { ocrImage, tesseractLanguage, type OcrResult } from '../../src/engines/ocr.js';
 import { pdfPageText, renderPdfPage, withPdf } from '../../src/engines/pdf.js';
-import { KNOWN_PARAGRAPH, KNOWN_WORDS, useScratchDir, seededRandom, textImage, wordAccuracy } from './fixtures.js';
+import { scannedLook } from '../models/document-fixtures.js';
+import { KNOWN_PARAGRAPH, KNOWN_WORDS, useScratchDir, textImage, wordAccuracy } from './fixtures.js';
 
 
 const wordsOf = (result: OcrResult) => result.words.map((w) => w.text);
@@ -16,21 +17,6 @@ async function timedOcr(label: string, ...args: Parameters<typeof ocrImage>): Pr
   const result = await ocrImage(...args);
   console.log(`[ocr] ${label}: ${((performance.now() - started) / 1000).toFixed(2)} s for ${result.width}x${result.height} px`);
   return result;
-}
-
-/** The page turned slightly and speckled the way a cheap scanner would (same noise every run). */
-async function scannedLook(png: Buffer): Promise<Buffer> {
-  const { data, info } = await sharp(png)
-    .rotate(2, { background: '#ffffff' })
-    .greyscale()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const random = seededRandom(20240115);
-  for (let i = 0; i < data.length; i++) {
-    const speckle = random() < 0.01 ? (random() < 0.5 ? -255 : 255) : 0;
-    data[i] = Math.min(255, Math.max(0, data[i]! + (random() - 0.5) * 140 + speckle));
-  }
-  return sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).blur(1).png().toBuffer();
 }
 
 describe('ocr engine', () => {
@@ -71,7 +57,7 @@ describe('ocr engine', () => {
   });
 
   it('still reads most words of a slightly rotated, noisy scan', async () => {
-    const noisy = await scannedLook(clean);
+    const noisy = await scannedLook(clean, { degrees: 2, noise: 140, speckles: 0.01, blur: 1 });
     const noisyPath = scratch.file('noisy.png');
     await writeFile(noisyPath, noisy);
     const result = await timedOcr('noisy page (from a file path)', noisyPath);

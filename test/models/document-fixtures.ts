@@ -8,6 +8,7 @@ import { pdfPageText, withPdf } from '../../src/engines/pdf.js';
 import { z } from 'zod';
 import { entity, type Entity, type KeyValue } from '../../src/modules/exports/document-export.schemas.js';
 import type { DocumentChunkResult, DocumentResult, ModelInput, ModelResult } from '../../src/models/model.js';
+import type { ThreadModelInput } from '../../src/pipeline/engine-protocol.js';
 import { seededRandom } from '../engines/fixtures.js';
 
 /** Text placed on a page: x, y of the baseline's start from the top-left, in the page's units. */
@@ -73,12 +74,35 @@ export function renderPage(texts: readonly Placed[], { width = 2480, height = 17
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
-/** The page turned slightly and speckled like a cheap scan (the same noise every run). */
-export async function scannedLook(png: Buffer, { degrees = 1.5, noise = 100, seed = 20240115 } = {}): Promise<Buffer> {
+/**
+ * The page turned slightly and speckled like a cheap scan (the same noise every run): grey noise of
+ * `noise` levels, and a `speckles` share of pixels flipped to pure black or white.
+ */
+export async function scannedLook(png: Buffer, { degrees = 1.5, noise = 100, speckles = 0, blur = 0.8, seed = 20240115 } = {}): Promise<Buffer> {
   const { data, info } = await sharp(png).rotate(degrees, { background: '#ffffff' }).greyscale().raw().toBuffer({ resolveWithObject: true });
   const random = seededRandom(seed);
-  for (let i = 0; i < data.length; i++) data[i] = Math.min(255, Math.max(0, data[i]! + (random() - 0.5) * noise));
-  return sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).blur(0.8).png().toBuffer();
+  for (let i = 0; i < data.length; i++) {
+    const speckle = speckles > 0 && random() < speckles ? (random() < 0.5 ? -255 : 255) : 0;
+    data[i] = Math.min(255, Math.max(0, data[i]! + (random() - 0.5) * noise + speckle));
+  }
+  return sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).blur(blur).png().toBuffer();
+}
+
+/** What a model run is given, minus saveOutput (what crosses into an engine thread): a layout run by default. */
+export function threadModelInput(sourcePath: string, kind: FileKind, workDir: string, overrides: Partial<ThreadModelInput> = {}): ThreadModelInput {
+  return {
+    tenantId: 1,
+    taskId: 1,
+    templateType: TemplateType.Layout,
+    sourcePath,
+    kind,
+    mimeType: null,
+    pages: [],
+    useHigherQuality: false,
+    templateFields: null,
+    workDir,
+    ...overrides,
+  };
 }
 
 /** A scratch folder per model run, and a saveOutput that copies into its `outputs` folder. */
@@ -92,16 +116,7 @@ export async function modelInput(
   const outputs = path.join(workDir, 'outputs');
   await mkdir(outputs);
   return {
-    tenantId: 1,
-    taskId: 1,
-    templateType: TemplateType.Layout,
-    sourcePath,
-    kind,
-    mimeType: null,
-    pages,
-    useHigherQuality: false,
-    templateFields: null,
-    workDir,
+    ...threadModelInput(sourcePath, kind, workDir, { pages }),
     saveOutput: async (name, localPath) => {
       await copyFile(localPath, path.join(outputs, name));
       return `outputs/${name}`;

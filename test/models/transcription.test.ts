@@ -9,20 +9,11 @@ import { ModelRejectedInputError, type ModelInput, type TranscriptResult } from 
 import { createTranscriptionModel } from '../../src/models/transcription.js';
 import { tool, useScratchDir } from '../engines/fixtures.js';
 import { SENTENCES, speak, wordErrorRate } from '../engines/speech-fixtures.js';
+import { threadModelInput } from './document-fixtures.js';
 
-function modelInput(sourcePath: string, kind: FileKind, workDir: string, language?: string): ModelInput {
+function transcriptionInput(sourcePath: string, kind: FileKind, workDir: string, language?: string): ModelInput {
   return {
-    tenantId: 1,
-    taskId: 1,
-    templateType: TemplateType.Transcripts,
-    sourcePath,
-    kind,
-    mimeType: null,
-    pages: [],
-    language,
-    useHigherQuality: false,
-    templateFields: null,
-    workDir,
+    ...threadModelInput(sourcePath, kind, workDir, { templateType: TemplateType.Transcripts, language }),
     saveOutput: async () => {
       throw new Error('the transcription model keeps no output files');
     },
@@ -49,7 +40,7 @@ describe('transcription model', () => {
   it('transcribes the speech of a video into one item per sentence, with timed words', async () => {
     const workDir = file('work-video');
     await mkdir(workDir);
-    const result = (await createTranscriptionModel({})(modelInput(video, 'video', workDir))) as TranscriptResult;
+    const result = (await createTranscriptionModel({})(transcriptionInput(video, 'video', workDir))) as TranscriptResult;
 
     expect(result.kind).toBe('transcript');
     expect(result.totalTimeInSeconds).toBeCloseTo(durationSeconds, 1);
@@ -89,10 +80,10 @@ describe('transcription model', () => {
     const workDir = file('work-rejected');
     await mkdir(workDir);
     const model = createTranscriptionModel({});
-    const noEngine = await model(modelInput(file('spoken.wav'), 'audio', workDir, 'fr-FR')).catch((e: unknown) => e);
+    const noEngine = await model(transcriptionInput(file('spoken.wav'), 'audio', workDir, 'fr-FR')).catch((e: unknown) => e);
     expect(noEngine).toBeInstanceOf(ModelRejectedInputError);
     expect((noEngine as Error).message).toBe('no speech engine for fr-FR');
-    await expect(model(modelInput(file('spoken.wav'), 'pdf', workDir))).rejects.toBeInstanceOf(ModelRejectedInputError);
+    await expect(model(transcriptionInput(file('spoken.wav'), 'pdf', workDir))).rejects.toBeInstanceOf(ModelRejectedInputError);
   });
 
   describe('through an OpenAI-compatible endpoint', () => {
@@ -125,7 +116,7 @@ describe('transcription model', () => {
       ]);
       const workDir = file('work-long');
       await mkdir(workDir);
-      const result = (await createTranscriptionModel({ ASR_URL: asrUrl })(modelInput(recording, 'audio', workDir, 'fr-FR'))) as TranscriptResult;
+      const result = (await createTranscriptionModel({ ASR_URL: asrUrl })(transcriptionInput(recording, 'audio', workDir, 'fr-FR'))) as TranscriptResult;
 
       // Windows of at most 10 minutes, each cut in the middle of the last silence before its limit
       // (issue 11): [0, 583], [583, 1166] and [1166, 1260].
