@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { nameOf, TaskStatus } from '../src/domain/enums.js';
 import { startDevProcess, lockLossLines, startPrivateRedis, type DevProcess } from './lib/dev-process.js';
-import { scannedPdf, textPdf } from './lib/documents.js';
+import { scannedProsePdf, prosePdf } from './lib/documents.js';
 import { benchConfig, BENCH_RATE_LIMIT_PER_MINUTE, openBenchInfrastructure } from './lib/infra.js';
 import type { Scenario, ScenarioResult } from './lib/protocol.js';
 import { runLoad } from './lib/run-load.js';
@@ -155,9 +155,9 @@ async function main() {
   const redis = await startPrivateRedis(path.join(dataDir, 'redis'));
   let app: DevProcess | undefined;
   const files = await serveSourceFiles({
-    'warm.pdf': await textPdf(2),
-    ...(options.textPages > 0 ? { 'text.pdf': await textPdf(options.textPages) } : {}),
-    ...(options.scannedPages > 0 ? { 'scanned.pdf': await scannedPdf(options.scannedPages) } : {}),
+    'warm.pdf': await prosePdf(2),
+    ...(options.textPages > 0 ? { 'text.pdf': await prosePdf(options.textPages) } : {}),
+    ...(options.scannedPages > 0 ? { 'scanned.pdf': await scannedProsePdf(options.scannedPages) } : {}),
   });
   try {
     const credentials = { clientId: 'isolation-bench', clientSecret: randomBytes(24).toString('base64url') };

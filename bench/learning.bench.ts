@@ -28,7 +28,7 @@ import { createServices } from '../src/runtime/services.js';
 import { startFileServer } from '../test/support/file-server.js';
 import { benchConfig, openBenchInfrastructure } from './lib/infra.js';
 import { exportedFields, judge, REVIEW, reviewAndCorrect, submit, waitRecognized } from './learning/review-loop.js';
-import { documentPdf, scannedPdf, SCORED_FIELDS, UNSEEN_VENDORS, VENDORS, vendorDocument, type ScoredField, type VendorDocument } from './learning/vendor-documents.js';
+import { documentPdf, scannedCopy, SCORED_FIELDS, UNSEEN_VENDORS, VENDORS, vendorDocument, type ScoredField, type VendorDocument } from './learning/vendor-documents.js';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const DATABASE = 'docproc_bench_learning';
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   const served: Record<string, { body: Buffer; type: string }> = {};
   const add = async (name: string, doc: VendorDocument, scanned: boolean, seed: number): Promise<Case> => {
     const pdf = await documentPdf(doc);
-    served[`/${name}.pdf`] = { body: scanned ? await scannedPdf(pdf, render, seed) : pdf, type: 'application/pdf' };
+    served[`/${name}.pdf`] = { body: scanned ? await scannedCopy(pdf, render, seed) : pdf, type: 'application/pdf' };
     return { name, doc, scanned };
   };
   const pairs: Array<[Case, Case]> = [];

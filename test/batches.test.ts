@@ -3,7 +3,7 @@ import { TaskStatus, TemplateType } from '../src/domain/enums.js';
 import { createWorkspace } from '../src/modules/tenants/tenants.service.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
-import { textPdf } from './support/fixtures.js';
+import { numberedPagesPdf } from './support/fixtures.js';
 import { startTestWorkers, waitForFinalStatus } from './support/pipeline.js';
 import { expectProblem } from './support/problem.js';
 
@@ -12,8 +12,8 @@ let files: FileServer;
 beforeAll(async () => {
   ctx = await createTestContext();
   files = await startFileServer({
-    '/doc.pdf': { body: await textPdf(1), type: 'application/pdf' },
-    '/three.pdf': { body: await textPdf(3), type: 'application/pdf' },
+    '/doc.pdf': { body: await numberedPagesPdf(1), type: 'application/pdf' },
+    '/three.pdf': { body: await numberedPagesPdf(3), type: 'application/pdf' },
   });
 });
 afterAll(async () => {

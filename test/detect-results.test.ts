@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { textPdf as denseTextPdf, scannedPdf } from '../bench/lib/documents.js';
+import { prosePdf, scannedProsePdf } from '../bench/lib/documents.js';
 import type { Prisma } from '../src/db/prisma.js';
 import { TaskStatus, TemplateType } from '../src/domain/enums.js';
 import { createWorkspace } from '../src/modules/tenants/tenants.service.js';
@@ -14,7 +14,7 @@ import { publishResult, storeChunkBatch } from '../src/pipeline/result-store.js'
 import { StaleJobError } from '../src/pipeline/task-transitions.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
-import { speech, textPdf } from './support/fixtures.js';
+import { speech, numberedPagesPdf } from './support/fixtures.js';
 import { pipelineDeps, startTestWorkers, waitForFinalStatus } from './support/pipeline.js';
 import { createUser, seedDocumentTask, userHeaders } from './support/review.js';
 
@@ -33,9 +33,9 @@ let engines: EnginePool;
 beforeAll(async () => {
   ctx = await createTestContext();
   files = await startFileServer({
-    '/long.pdf': { body: await denseTextPdf(LONG_PAGES), type: 'application/pdf' },
-    '/scanned.pdf': { body: await scannedPdf(SCANNED_PAGES), type: 'application/pdf' },
-    '/two.pdf': { body: await textPdf(2), type: 'application/pdf' },
+    '/long.pdf': { body: await prosePdf(LONG_PAGES), type: 'application/pdf' },
+    '/scanned.pdf': { body: await scannedProsePdf(SCANNED_PAGES), type: 'application/pdf' },
+    '/two.pdf': { body: await numberedPagesPdf(2), type: 'application/pdf' },
     '/talk.mp3': { body: await speech('mp3'), type: 'audio/mpeg' },
   });
   engines = createEnginePool({ threads: 1, threadMaxMemoryMb: 2048, asr: {}, log: pino({ level: 'silent' }) });

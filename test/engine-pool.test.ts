@@ -10,7 +10,7 @@ import { createEnginePool, EngineThreadError, type EnginePool, type ModelHost } 
 import type { ThreadModelInput } from '../src/pipeline/engine-protocol.js';
 import { UnsupportedFileError } from '../src/pipeline/source-inspection.js';
 import { threadModelInput } from './models/document-fixtures.js';
-import { textPdf } from './support/fixtures.js';
+import { numberedPagesPdf } from './support/fixtures.js';
 
 /**
  * The engine threads load the app's TypeScript modules under vitest (and tsx: the same bootstrap),
@@ -53,7 +53,7 @@ function recordingHost() {
 
 describe('engine threads', () => {
   it('inspect a PDF in a thread', async () => {
-    const inspected = await pool.inspectSource(await file('three.pdf', await textPdf(3)));
+    const inspected = await pool.inspectSource(await file('three.pdf', await numberedPagesPdf(3)));
     expect(inspected).toMatchObject({ kind: 'pdf', pageCount: 3, mimeType: 'application/pdf' });
   });
 
@@ -64,14 +64,14 @@ describe('engine threads', () => {
     const missing = await pool.inspectSource(path.join(dir, 'gone.pdf')).catch((err: unknown) => err);
     expect((missing as NodeJS.ErrnoException).code).toBe('ENOENT');
     // The transcription model refuses a document: ModelRejectedInputError (RecognitionFailed, no retry).
-    const pdf = await file('doc.pdf', await textPdf(2));
+    const pdf = await file('doc.pdf', await numberedPagesPdf(2));
     const rejected = await pool.runModel(TemplateType.Transcripts, pdfRunInput(pdf), recordingHost().host).catch((err: unknown) => err);
     expect(rejected).toBeInstanceOf(ModelRejectedInputError);
     expect((rejected as Error).message).toMatch(/audio or video/);
   });
 
   it("run a model and hand its chunks to the main thread in numbered batches, keeping only a summary", async () => {
-    const pdf = await file('five.pdf', await textPdf(5));
+    const pdf = await file('five.pdf', await numberedPagesPdf(5));
     const { host, batches } = recordingHost();
     const summary = await pool.runModel(TemplateType.Layout, pdfRunInput(pdf, { pages: [1, 2, 3, 4, 5] }), host);
     expect(summary).toMatchObject({ kind: 'document', chunkCount: 5 });
@@ -81,7 +81,7 @@ describe('engine threads', () => {
   it('fail the task of a thread that runs out of memory, and go on with a new thread', async () => {
     const small = createEnginePool({ threads: 1, threadMaxMemoryMb: 8, asr: {}, log: pino({ level: 'silent' }) });
     try {
-      const pdf = await file('ten.pdf', await textPdf(10));
+      const pdf = await file('ten.pdf', await numberedPagesPdf(10));
       const died = await small.runModel(TemplateType.Layout, pdfRunInput(pdf, { pages: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] }), recordingHost().host).catch((err: unknown) => err);
       expect(died).toBeInstanceOf(EngineThreadError);
       expect((died as Error).message).toMatch(/memory/i);
@@ -89,6 +89,6 @@ describe('engine threads', () => {
       await small.close();
     }
     // This process and the other pool are unharmed.
-    expect(await pool.inspectSource(await file('after.pdf', await textPdf(1)))).toMatchObject({ pageCount: 1 });
+    expect(await pool.inspectSource(await file('after.pdf', await numberedPagesPdf(1)))).toMatchObject({ pageCount: 1 });
   });
 });

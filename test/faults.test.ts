@@ -18,7 +18,7 @@ import { createClientSecretCache, createServices, type Services } from '../src/r
 import { startBreakableInfra, type BreakableInfra } from './support/breakable-infra.js';
 import { createTestTenant, type TestTenant } from './support/context.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
-import { textPdf } from './support/fixtures.js';
+import { numberedPagesPdf } from './support/fixtures.js';
 import { waitForFinalStatus } from './support/pipeline.js';
 import { expectProblem } from './support/problem.js';
 import { exited, startRole, waitFor } from './support/processes.js';
@@ -92,8 +92,8 @@ async function startStack(): Promise<Stack> {
 beforeAll(async () => {
   infra = await startBreakableInfra();
   files = await startFileServer({
-    '/doc.pdf': { body: await textPdf(2), type: 'application/pdf' },
-    '/slow.pdf': { body: await textPdf(2), type: 'application/pdf', delayMs: 3000 },
+    '/doc.pdf': { body: await numberedPagesPdf(2), type: 'application/pdf' },
+    '/slow.pdf': { body: await numberedPagesPdf(2), type: 'application/pdf', delayMs: 3000 },
   });
   stack = await startStack();
 });

@@ -14,7 +14,7 @@ import { QueueName } from '../src/pipeline/queues.js';
 import { startWorkers, type WorkerPool } from '../src/pipeline/worker.js';
 import { createTestContext, createTestTenant, type TestContext } from './support/context.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
-import { pngOf, textPdf } from './support/fixtures.js';
+import { pngOf, numberedPagesPdf } from './support/fixtures.js';
 import { pipelineDeps, waitForFinalStatus } from './support/pipeline.js';
 import { sampleValue } from './support/prometheus.js';
 import { EXTERNAL } from './support/tenant-objects.js';
@@ -30,7 +30,7 @@ let vanishing: { url: string; close: () => Promise<void> };
 beforeAll(async () => {
   ctx = await createTestContext();
   files = await startFileServer({
-    '/doc.pdf': { body: await textPdf(1), type: 'application/pdf' },
+    '/doc.pdf': { body: await numberedPagesPdf(1), type: 'application/pdf' },
     '/scan.png': { body: await pngOf(400, 300), type: 'image/png' },
   });
   vanishing = await startVanishingSource();

@@ -8,7 +8,7 @@ import { startMetricsServer } from '../src/observability/metrics-endpoint.js';
 import { enqueueDetect, QueueName } from '../src/pipeline/queues.js';
 import { createTestContext, createTestTenant, type TestContext } from './support/context.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
-import { textPdf } from './support/fixtures.js';
+import { numberedPagesPdf } from './support/fixtures.js';
 import { expectProblem } from './support/problem.js';
 import { labelSets, sampleValue } from './support/prometheus.js';
 import { EXTERNAL } from './support/tenant-objects.js';
@@ -20,7 +20,7 @@ let ctx: TestContext;
 let files: FileServer;
 beforeAll(async () => {
   ctx = await createTestContext({ METRICS_TOKEN: TOKEN });
-  files = await startFileServer({ '/doc.pdf': { body: await textPdf(1), type: 'application/pdf' } });
+  files = await startFileServer({ '/doc.pdf': { body: await numberedPagesPdf(1), type: 'application/pdf' } });
 });
 afterAll(async () => {
   await files?.close();

@@ -19,7 +19,7 @@ import { closeQueues, createQueues, type Queues } from '../src/pipeline/queues.j
 import { startWorkers, type WorkerPool } from '../src/pipeline/worker.js';
 import { createBlobStore, createQueueRedis } from '../src/runtime/services.js';
 import { createTestContext, createTestTenant, requestToken, s3TestSettings, testConfig, type TestContext } from './support/context.js';
-import { textPdf } from './support/fixtures.js';
+import { numberedPagesPdf } from './support/fixtures.js';
 import { waitForFinalStatus } from './support/pipeline.js';
 import { freePort } from './support/processes.js';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
@@ -71,7 +71,7 @@ describe('two api instances and a worker on one bucket', () => {
     const t = await createTestTenant(apiA);
     // A PDF of three pages padded past S3's 5 MiB minimum part, sent in two chunks.
     const file = path.join(scratch, 'doc.pdf');
-    const pdf = await textPdf(3);
+    const pdf = await numberedPagesPdf(3);
     await writeFile(file, Buffer.concat([pdf, Buffer.alloc(6 * 1024 * 1024 - pdf.length, 0x20)]));
     const chunkSize = 5 * 1024 * 1024;
 

@@ -4,7 +4,7 @@ import { createWorkspace } from '../src/modules/tenants/tenants.service.js';
 import type { WorkerPool } from '../src/pipeline/worker.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
-import { multiPageTiff, pngOf, speech, textPdf, tonesWithGaps } from './support/fixtures.js';
+import { multiPageTiff, pngOf, speech, numberedPagesPdf, tonesWithGaps } from './support/fixtures.js';
 import { startTestWorkers, waitForFinalStatus } from './support/pipeline.js';
 
 let ctx: TestContext;
@@ -13,12 +13,12 @@ let workers: WorkerPool;
 beforeAll(async () => {
   ctx = await createTestContext();
   files = await startFileServer({
-    '/doc.pdf': { body: await textPdf(4), type: 'application/pdf' },
-    '/ten.pdf': { body: await textPdf(10), type: 'application/pdf' },
-    '/thirty.pdf': { body: await textPdf(30), type: 'application/pdf' },
+    '/doc.pdf': { body: await numberedPagesPdf(4), type: 'application/pdf' },
+    '/ten.pdf': { body: await numberedPagesPdf(10), type: 'application/pdf' },
+    '/thirty.pdf': { body: await numberedPagesPdf(30), type: 'application/pdf' },
     // Small pages: 400 of them go through the layout model in this file.
-    '/202.pdf': { body: await textPdf(202, [320, 120]), type: 'application/pdf' },
-    '/huge-page.pdf': { body: await textPdf(1, [18 * 72, 18 * 72]), type: 'application/pdf' },
+    '/202.pdf': { body: await numberedPagesPdf(202, [320, 120]), type: 'application/pdf' },
+    '/huge-page.pdf': { body: await numberedPagesPdf(1, [18 * 72, 18 * 72]), type: 'application/pdf' },
     '/corrupt.pdf': { body: Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2000, 0x41)]), type: 'application/pdf' },
     '/page.png': { body: await pngOf(800, 600), type: 'image/png' },
     '/tiny.png': { body: await pngOf(40, 40), type: 'image/png' },
@@ -92,7 +92,7 @@ describe('pre-processing', { timeout: 180_000 }, () => {
 
   it('marks a source that answers 404 after creation as PreProcessingDownloadFailed, without retrying', async () => {
     const t = await createTestTenant(ctx);
-    const served = { '/x.pdf': { body: await textPdf(1), type: 'application/pdf' } } as Record<string, { body: Buffer; type: string }>;
+    const served = { '/x.pdf': { body: await numberedPagesPdf(1), type: 'application/pdf' } } as Record<string, { body: Buffer; type: string }>;
     const server = await startFileServer(served);
     try {
       await workers.close(); // hold processing until the file is gone

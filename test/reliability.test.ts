@@ -8,7 +8,7 @@ import { sweep } from '../src/pipeline/sweeper.js';
 import { createQueueRedis, createRedis } from '../src/runtime/services.js';
 import { blobStoreEnv, createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
-import { textPdf } from './support/fixtures.js';
+import { numberedPagesPdf } from './support/fixtures.js';
 import { pipelineDeps, startTestWorkers, waitForFinalStatus } from './support/pipeline.js';
 import { exited, repoRoot } from './support/processes.js';
 
@@ -17,8 +17,8 @@ let files: FileServer;
 beforeAll(async () => {
   ctx = await createTestContext();
   files = await startFileServer({
-    '/doc.pdf': { body: await textPdf(2), type: 'application/pdf' },
-    '/slow.pdf': { body: await textPdf(2), type: 'application/pdf', delayMs: 4000 },
+    '/doc.pdf': { body: await numberedPagesPdf(2), type: 'application/pdf' },
+    '/slow.pdf': { body: await numberedPagesPdf(2), type: 'application/pdf', delayMs: 4000 },
   });
 });
 afterAll(async () => {

@@ -7,7 +7,7 @@ import { IntegrationStatus, TaskStatus } from '../src/domain/enums.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
-import { textPdf } from './support/fixtures.js';
+import { numberedPagesPdf } from './support/fixtures.js';
 
 /**
  * How a create holds the workspace's task-number lock: only inside one statement, never across
@@ -19,7 +19,7 @@ let ctx: TestContext;
 let files: FileServer;
 beforeAll(async () => {
   ctx = await createTestContext();
-  files = await startFileServer({ '/doc.pdf': { body: await textPdf(1), type: 'application/pdf' } });
+  files = await startFileServer({ '/doc.pdf': { body: await numberedPagesPdf(1), type: 'application/pdf' } });
 });
 afterAll(async () => {
   await ctx.close();

@@ -4,7 +4,7 @@ import { QueueName } from '../src/pipeline/queues.js';
 import { createWorkspace } from '../src/modules/tenants/tenants.service.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
-import { textPdf } from './support/fixtures.js';
+import { numberedPagesPdf } from './support/fixtures.js';
 import { expectProblem } from './support/problem.js';
 
 let ctx: TestContext;
@@ -13,7 +13,7 @@ beforeAll(async () => {
   // Short enough for the test of a source that never answers, long enough that 50 concurrent
   // checks on a busy machine are not taken for unreachable sources.
   ctx = await createTestContext({ SOURCE_URL_CHECK_TIMEOUT_MS: '3000' });
-  files = await startFileServer({ '/doc.pdf': { body: await textPdf(1), type: 'application/pdf' } });
+  files = await startFileServer({ '/doc.pdf': { body: await numberedPagesPdf(1), type: 'application/pdf' } });
 });
 afterAll(async () => {
   await ctx.close();

@@ -3,7 +3,7 @@ import { IntegrationStatus, TaskStatus } from '../src/domain/enums.js';
 import { QueueName } from '../src/pipeline/queues.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
-import { textPdf } from './support/fixtures.js';
+import { numberedPagesPdf } from './support/fixtures.js';
 import { streamTasks } from '../src/modules/tasks/tasks.repository.js';
 import { taskListQuery } from '../src/modules/tasks/tasks.schemas.js';
 import { expectProblem } from './support/problem.js';
@@ -12,7 +12,7 @@ let ctx: TestContext;
 let files: FileServer;
 beforeAll(async () => {
   ctx = await createTestContext();
-  files = await startFileServer({ '/doc.pdf': { body: await textPdf(1), type: 'application/pdf' } });
+  files = await startFileServer({ '/doc.pdf': { body: await numberedPagesPdf(1), type: 'application/pdf' } });
 });
 afterAll(async () => {
   await ctx.close();

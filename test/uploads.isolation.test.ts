@@ -9,7 +9,7 @@ import { TaskStatus } from '../src/domain/enums.js';
 import { uploadFiles } from '../src/modules/uploads/upload-storage.js';
 import type { WorkerPool } from '../src/pipeline/worker.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
-import { textPdf } from './support/fixtures.js';
+import { numberedPagesPdf } from './support/fixtures.js';
 import { startTestWorkers, waitForFinalStatus } from './support/pipeline.js';
 import { expectProblem } from './support/problem.js';
 import { freePort } from './support/processes.js';
@@ -106,7 +106,7 @@ describe('TUS uploads of another organization', () => {
     a = await createTestTenant(ctx);
     b = await createTestTenant(ctx);
     const file = path.join(dir, 'a.pdf');
-    await writeFile(file, await textPdf(2));
+    await writeFile(file, await numberedPagesPdf(2));
     aDone = await completeUpload(a, file, 'a-confidential.pdf');
     aPartial = await partialUpload(a, 64, Buffer.alloc(16, 0x61), 'a-in-progress.pdf');
     before = { done: await snapshot(a, aDone), partial: await snapshot(a, aPartial) };

@@ -8,7 +8,7 @@ import { TaskStatus } from '../src/domain/enums.js';
 import { uploadFiles } from '../src/modules/uploads/upload-storage.js';
 import type { WorkerPool } from '../src/pipeline/worker.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
-import { textPdf } from './support/fixtures.js';
+import { numberedPagesPdf } from './support/fixtures.js';
 import { startTestWorkers, waitForFinalStatus } from './support/pipeline.js';
 import { expectProblem } from './support/problem.js';
 import { freePort } from './support/processes.js';
@@ -100,7 +100,7 @@ describe('TUS uploads at /files/', () => {
   it('turns a finished upload into a task that processes', async () => {
     const t = await createTestTenant(ctx);
     const file = path.join(dir, 'doc.pdf');
-    await writeFile(file, await textPdf(2));
+    await writeFile(file, await numberedPagesPdf(2));
     const done = await upload(t, file);
     const res = await ctx.app.inject({ method: 'POST', url: '/api/v1.0/external/sdtask/process', headers: t.headers, payload: { context: { url: done.url } } });
     expect(res.statusCode, res.body).toBe(200);
@@ -137,7 +137,7 @@ describe('TUS uploads at /files/', () => {
   it('takes a deleted upload out of the sources new tasks may name', async () => {
     const t = await createTestTenant(ctx);
     const file = path.join(dir, 'deleted.pdf');
-    await writeFile(file, await textPdf(1));
+    await writeFile(file, await numberedPagesPdf(1));
     const done = await upload(t, file);
     const id = done.url!.split('/').pop()!;
 
@@ -153,7 +153,7 @@ describe('TUS uploads at /files/', () => {
   it('refuses a finished upload whose file is gone as a task source', async () => {
     const t = await createTestTenant(ctx);
     const file = path.join(dir, 'lost.pdf');
-    await writeFile(file, await textPdf(1));
+    await writeFile(file, await numberedPagesPdf(1));
     const done = await upload(t, file);
     // The row still says completed, the store has lost the bytes (removed by hand, another disk...).
     await uploadFiles(ctx.blobs, ctx.config).delete(done.url!.split('/').pop()!);

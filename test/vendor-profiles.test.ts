@@ -12,7 +12,7 @@ import { renderPdfPage } from '../src/engines/pdf.js';
 import { createWorkspace } from '../src/modules/tenants/tenants.service.js';
 import type { WorkerPool } from '../src/pipeline/worker.js';
 import { EXTERNAL, exportedFields, judge, reviewAndCorrect, submit, waitRecognized } from '../bench/learning/review-loop.js';
-import { documentPdf, scannedPdf, SCORED_FIELDS, VENDORS, vendorDocument, type Vendor, type VendorDocument } from '../bench/learning/vendor-documents.js';
+import { documentPdf, scannedCopy, SCORED_FIELDS, VENDORS, vendorDocument, type Vendor, type VendorDocument } from '../bench/learning/vendor-documents.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
 import { startTestWorkers } from './support/pipeline.js';
@@ -31,7 +31,7 @@ const scratch = useScratchDir();
 async function scan(pdf: Buffer, seed: number): Promise<Buffer> {
   const file = scratch.file(`render-${seed}.pdf`);
   await writeFile(file, pdf);
-  return scannedPdf(pdf, (_, dpi) => renderPdfPage(file, 1, dpi), seed);
+  return scannedCopy(pdf, (_, dpi) => renderPdfPage(file, 1, dpi), seed);
 }
 
 beforeAll(async () => {

@@ -14,7 +14,7 @@ import { startWorkers, type WorkerPool } from '../src/pipeline/worker.js';
 import { createServices, type Services } from '../src/runtime/services.js';
 import { startBreakableInfra, type BreakableInfra } from './support/breakable-infra.js';
 import { createTestTenant, type TestTenant } from './support/context.js';
-import { textPdf } from './support/fixtures.js';
+import { numberedPagesPdf } from './support/fixtures.js';
 import { waitFor } from './support/processes.js';
 import { EXTERNAL } from './support/tenant-objects.js';
 import { startWebhookReceiver, verifiedEvent, type WebhookReceiver } from './support/webhook-receiver.js';
@@ -75,7 +75,7 @@ async function createHook(t: TestTenant, name: string) {
 
 /** A TUS upload's last byte: the change whose transaction writes upload.completed. */
 async function completeUpload(t: TestTenant): Promise<string> {
-  const pdf = await textPdf(1);
+  const pdf = await numberedPagesPdf(1);
   const meta = `filetype ${Buffer.from('application/pdf').toString('base64')}`;
   const created = await app.inject({ method: 'POST', url: '/files', headers: { ...t.headers, 'tus-resumable': '1.0.0', 'upload-length': String(pdf.length), 'upload-metadata': meta } });
   expect(created.statusCode, created.body).toBe(201);

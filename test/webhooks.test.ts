@@ -12,7 +12,7 @@ import { postWebhook } from '../src/pipeline/webhook-delivery.js';
 import type { WorkerPool } from '../src/pipeline/worker.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
-import { textPdf } from './support/fixtures.js';
+import { numberedPagesPdf } from './support/fixtures.js';
 import { startTestWorkers, waitForFinalStatus } from './support/pipeline.js';
 import { expectProblem } from './support/problem.js';
 import { waitFor } from './support/processes.js';
@@ -48,7 +48,7 @@ beforeAll(async () => {
     RATE_LIMIT_PER_MINUTE: '100000',
   });
   receiver = await startWebhookReceiver();
-  pdf = await textPdf(1);
+  pdf = await numberedPagesPdf(1);
   files = await startFileServer({
     '/doc.pdf': { body: pdf, type: 'application/pdf' },
     '/notes.txt': { body: Buffer.from('just text, no document'), type: 'text/plain' },

@@ -8,7 +8,7 @@ import { enqueueDetect, enqueuePreprocess, QueueName } from '../src/pipeline/que
 import { blobStoreEnv, createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
 import { uploadFiles } from '../src/modules/uploads/upload-storage.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
-import { textPdf } from './support/fixtures.js';
+import { numberedPagesPdf } from './support/fixtures.js';
 import { startTestWorkers, waitForFinalStatus } from './support/pipeline.js';
 import { exited, repoRoot } from './support/processes.js';
 
@@ -16,7 +16,7 @@ let ctx: TestContext;
 let files: FileServer;
 beforeAll(async () => {
   ctx = await createTestContext();
-  files = await startFileServer({ '/doc.pdf': { body: await textPdf(2), type: 'application/pdf' } });
+  files = await startFileServer({ '/doc.pdf': { body: await numberedPagesPdf(2), type: 'application/pdf' } });
 });
 afterAll(async () => {
   await ctx.close();
@@ -84,7 +84,7 @@ async function finalStatusWhileAlive(worker: ChildProcess, taskId: number) {
 describe('no error of a job ends a worker process', () => {
   it('fails a task whose upload file was deleted after creation, and the same worker process goes on with the next task', async () => {
     const t = await createTestTenant(ctx);
-    const { location, uploadId } = await tusUpload(t, await textPdf(1));
+    const { location, uploadId } = await tusUpload(t, await numberedPagesPdf(1));
     const orphan = await createTask(t, location);
     // Behind the service's back: the file goes before any worker reads it.
     await uploadFiles(ctx.blobs, ctx.config).delete(uploadId);

@@ -4,7 +4,7 @@ import { REVIEW_PREFIX } from '../src/modules/review/review.routes.js';
 import { createWorkspace } from '../src/modules/tenants/tenants.service.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
-import { textPdf } from './support/fixtures.js';
+import { numberedPagesPdf } from './support/fixtures.js';
 import { acceptLatestInvitation, invite, mailLatestInvitation, rolesListed } from './support/invitations.js';
 import { expectProblem } from './support/problem.js';
 import { entityIndex, PASSWORD, seedDocumentTask, userHeaders } from './support/review.js';
@@ -19,7 +19,7 @@ let ctx: TestContext;
 let files: FileServer;
 beforeAll(async () => {
   ctx = await createTestContext();
-  files = await startFileServer({ '/doc.pdf': { body: await textPdf(1), type: 'application/pdf' } });
+  files = await startFileServer({ '/doc.pdf': { body: await numberedPagesPdf(1), type: 'application/pdf' } });
 });
 afterAll(async () => {
   await ctx.close();

@@ -211,7 +211,7 @@ export async function documentPdf(doc: VendorDocument): Promise<Buffer> {
  * The document as a scanner hands it over: its page rendered at `dpi` (by `render`, the service's
  * own PDF renderer), turned a little, speckled and moved on the sheet, in a PDF of the image only.
  */
-export async function scannedPdf(textPdf: Buffer, render: (pdf: Buffer, dpi: number) => Promise<Buffer>, seed: number, dpi = 200): Promise<Buffer> {
+export async function scannedCopy(textPdf: Buffer, render: (pdf: Buffer, dpi: number) => Promise<Buffer>, seed: number, dpi = 200): Promise<Buffer> {
   const r = random(seed);
   const png = await render(textPdf, dpi);
   const degrees = (r() - 0.5) * 1.6;

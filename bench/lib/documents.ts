@@ -15,7 +15,7 @@ const A4_POINTS: [number, number] = [595, 842];
 const LINES_PER_PAGE = 40;
 
 /** A PDF of `pages` A4 pages, each with 40 lines of text in its text layer. */
-export async function textPdf(pages: number): Promise<Buffer> {
+export async function prosePdf(pages: number): Promise<Buffer> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
   for (let p = 0; p < pages; p += 1) {
@@ -40,13 +40,13 @@ function scannedPage(seed: number): Promise<Buffer> {
 /** Distinct scans made; pages beyond them repeat them (rendering one costs about a second). */
 const DISTINCT_SCANS = 4;
 
-/** The distinct scans (JPEG, 300 dpi) the first `pages` pages of scannedPdf(pages) show, page p showing scan p % DISTINCT_SCANS. */
+/** The distinct scans (JPEG, 300 dpi) the first `pages` pages of scannedProsePdf(pages) show, page p showing scan p % DISTINCT_SCANS. */
 export function scannedPageImages(pages: number): Promise<Buffer[]> {
   return Promise.all(Array.from({ length: Math.min(pages, DISTINCT_SCANS) }, (_, i) => scannedPage(i)));
 }
 
 /** A PDF of `pages` scanned A4 pages (no text layer: every page needs OCR). */
-export async function scannedPdf(pages: number, scans?: Buffer[]): Promise<Buffer> {
+export async function scannedProsePdf(pages: number, scans?: Buffer[]): Promise<Buffer> {
   const doc = await PDFDocument.create();
   scans ??= await scannedPageImages(pages);
   const images = await Promise.all(scans.map((jpeg) => doc.embedJpg(jpeg)));

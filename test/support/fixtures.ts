@@ -9,7 +9,7 @@ import sharp from 'sharp';
 const run = promisify(execFile);
 
 /** A text PDF of `pages` pages of the given size in points, each saying which page it is. */
-export async function textPdf(pages: number, size: [number, number] = [595, 842]): Promise<Buffer> {
+export async function numberedPagesPdf(pages: number, size: [number, number] = [595, 842]): Promise<Buffer> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
   for (let i = 1; i <= pages; i += 1) {
