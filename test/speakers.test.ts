@@ -1,8 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { IntegrationStatus, SpeakerSource, TaskStatus, TemplateType } from '../src/domain/enums.js';
+import { SpeakerSource, TemplateType } from '../src/domain/enums.js';
 import { copyWorkspaceSpeakersToTask } from '../src/modules/speakers/speakers.repository.js';
 import { createWorkspace } from '../src/modules/tenants/tenants.service.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
+import { insertTask } from './support/tasks.js';
 import { expectProblem } from './support/problem.js';
 
 let ctx: TestContext;
@@ -21,19 +22,9 @@ function transcriptTenant(): Promise<TestTenant> {
   return createTestTenant(ctx, { defaultTemplate: TemplateType.Transcripts });
 }
 
-let taskNumber = 0;
-async function insertTask(tenantId: number, workspaceId: number): Promise<number> {
-  const task = await ctx.prisma.task.create({
-    data: {
-      tenantId,
-      workspaceId,
-      taskNumber: ++taskNumber,
-      displayName: 'call',
-      taskStatus: TaskStatus.ToReview,
-      integrationStatus: IntegrationStatus.Never,
-      request: { context: { url: 'http://example.com/call.mp3' } },
-    },
-  });
+/** A call in ToReview, inserted without the pipeline: its id. */
+async function insertCall(t: TestTenant, workspaceId = t.defaultWorkspaceId): Promise<number> {
+  const task = await insertTask(ctx.prisma, t, { workspaceId, displayName: 'call', request: { context: { url: 'http://example.com/call.mp3' } } });
   return task.id;
 }
 
@@ -44,7 +35,7 @@ function send(t: TestTenant, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: str
 describe('task speakers', () => {
   it('creates speakers from the single object and from the {speakers: [one]} wrapper, and lists them with their source', async () => {
     const t = await transcriptTenant();
-    const taskId = await insertTask(t.tenantId, t.defaultWorkspaceId);
+    const taskId = await insertCall(t);
     const path = `/tasks/${taskId}/${t.defaultWorkspaceId}`;
 
     const single = await send(t, 'POST', path, { speakerId: 'agent', speakerName: 'Agent', speakerPrefix: 'Ms.', isDefault: true });
@@ -67,7 +58,7 @@ describe('task speakers', () => {
 
   it('keeps one default per task: setting a new default clears the others', async () => {
     const t = await transcriptTenant();
-    const taskId = await insertTask(t.tenantId, t.defaultWorkspaceId);
+    const taskId = await insertCall(t);
     const path = `/tasks/${taskId}/${t.defaultWorkspaceId}`;
     await ctx.prisma.taskSpeaker.create({ data: { taskId, speakerId: 'speaker-1', speakerName: 'Speaker 1', isDefault: true, source: SpeakerSource.Detected } });
     await send(t, 'POST', path, { speakerId: 'b', speakerName: 'B', isDefault: true });
@@ -89,7 +80,7 @@ describe('task speakers', () => {
 
   it('answers a missing or empty speakerId with 400 SpeakerIdRequired', async () => {
     const t = await transcriptTenant();
-    const taskId = await insertTask(t.tenantId, t.defaultWorkspaceId);
+    const taskId = await insertCall(t);
     const path = `/tasks/${taskId}/${t.defaultWorkspaceId}`;
     const bodies = [
       { speakerName: 'No id' },
@@ -109,7 +100,7 @@ describe('task speakers', () => {
 
   it('rejects other malformed bodies, a duplicate id and an update of an unknown speaker', async () => {
     const t = await transcriptTenant();
-    const taskId = await insertTask(t.tenantId, t.defaultWorkspaceId);
+    const taskId = await insertCall(t);
     const path = `/tasks/${taskId}/${t.defaultWorkspaceId}`;
     expectProblem(await send(t, 'POST', path, { speakerId: 'x' }), 400, 'ValidationError');
     expectProblem(await send(t, 'POST', path, { speakers: [] }), 400, 'ValidationError');
@@ -122,7 +113,7 @@ describe('task speakers', () => {
 
   it('deletes a speaker; 404 for an unknown one', async () => {
     const t = await transcriptTenant();
-    const taskId = await insertTask(t.tenantId, t.defaultWorkspaceId);
+    const taskId = await insertCall(t);
     const path = `/tasks/${taskId}/${t.defaultWorkspaceId}`;
     await send(t, 'POST', path, { speakerId: 'guest 1', speakerName: 'Guest' });
     const deleted = await send(t, 'DELETE', `${path}/guest%201`);
@@ -134,7 +125,7 @@ describe('task speakers', () => {
   it('finds the task only in its own workspace of the caller organization', async () => {
     const t = await transcriptTenant();
     const other = await transcriptTenant();
-    const taskId = await insertTask(t.tenantId, t.defaultWorkspaceId);
+    const taskId = await insertCall(t);
     const secondWorkspace = (await createWorkspace(ctx.prisma, { tenantId: t.tenantId, name: 'calls', templateType: TemplateType.Transcripts })).workspaceId;
     const speaker = { speakerId: 'a', speakerName: 'A' };
 
@@ -152,13 +143,13 @@ describe('task speakers', () => {
 
     // Only transcript tasks have speakers.
     const layout = (await createWorkspace(ctx.prisma, { tenantId: t.tenantId, name: 'docs', templateType: TemplateType.Layout })).workspaceId;
-    const documentTask = await insertTask(t.tenantId, layout);
+    const documentTask = await insertCall(t, layout);
     expectProblem(await send(t, 'GET', `/tasks/${documentTask}/${layout}`), 400, 'NotATranscriptTask');
   });
 
   it('answers an unexpected failure with 500 InternalError and the spec detail', async () => {
     const t = await transcriptTenant();
-    const taskId = await insertTask(t.tenantId, t.defaultWorkspaceId);
+    const taskId = await insertCall(t);
     const path = `/tasks/${taskId}/${t.defaultWorkspaceId}`;
     vi.spyOn(ctx.prisma.taskSpeaker, 'findMany').mockRejectedValueOnce(new Error('disk on fire'));
     const problem = expectProblem(await send(t, 'GET', path), 500, 'InternalError');
@@ -228,7 +219,7 @@ describe('workspace speakers', () => {
 
   it('are copied into a task as source Workspace, never over the task\'s own speakers', async () => {
     const t = await transcriptTenant();
-    const taskId = await insertTask(t.tenantId, t.defaultWorkspaceId);
+    const taskId = await insertCall(t);
     await send(t, 'PUT', `/workspaces/${t.defaultWorkspaceId}`, {
       speakers: [
         { speakerId: 'host', speakerName: 'Host' },

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXTERNAL_PREFIX } from '../src/app.js';
-import { IntegrationStatus, TaskStatus } from '../src/domain/enums.js';
+import { TaskStatus } from '../src/domain/enums.js';
 import { taskBlobKey } from '../src/pipeline/pipeline-deps.js';
-import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
+import { createTestContext, createTestTenant, type TestContext } from './support/context.js';
+import { insertTask } from './support/tasks.js';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -12,28 +13,12 @@ afterAll(async () => {
   await ctx.close();
 });
 
-let taskNumber = 0;
-function insertTask(t: TestTenant, data: { parentTaskId?: number; restartCount?: number } = {}) {
-  return ctx.prisma.task.create({
-    data: {
-      tenantId: t.tenantId,
-      workspaceId: t.defaultWorkspaceId,
-      taskNumber: ++taskNumber,
-      displayName: 'Statement',
-      taskStatus: TaskStatus.ToReview,
-      integrationStatus: IntegrationStatus.Never,
-      request: { context: { url: 'http://example.com/statement.pdf' } },
-      ...data,
-    },
-  });
-}
-
 describe('stored files of tasks', () => {
   it('deletes the files of earlier runs and of superseded parts when a task is reprocessed, and keeps its source', async () => {
     const t = await createTestTenant(ctx);
-    const original = await insertTask(t, { restartCount: 1 });
-    const part = await insertTask(t, { parentTaskId: original.id });
-    const other = await insertTask(t);
+    const original = await insertTask(ctx.prisma, t, { restartCount: 1 });
+    const part = await insertTask(ctx.prisma, t, { parentTaskId: original.id });
+    const other = await insertTask(ctx.prisma, t);
     const key = (taskId: number, name: string) => taskBlobKey(t.tenantId, taskId, name);
     const kept = [key(original.id, 'source'), key(other.id, 'run-0/redacted.pdf')];
     const dropped = [key(original.id, 'run-0/part-1.pdf'), key(original.id, 'run-1/part-1.pdf'), key(original.id, 'run-1/redacted.pdf'), key(part.id, 'run-0/redacted.pdf')];

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import QRCode from 'qrcode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXTERNAL_PREFIX } from '../../src/app.js';
-import { IntegrationStatus, TaskStatus, TemplateType } from '../../src/domain/enums.js';
+import { TaskStatus, TemplateType } from '../../src/domain/enums.js';
 import type { Prisma } from '../../src/generated/prisma/client.js';
 import { layoutModel } from '../../src/models/layout.js';
 import {
@@ -16,6 +16,7 @@ import {
 } from '../../src/modules/exports/document-export.schemas.js';
 import { documentResult, modelInput, textPdf } from '../models/document-fixtures.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from '../support/context.js';
+import { insertTask } from '../support/tasks.js';
 import { expectProblem } from '../support/problem.js';
 
 let ctx: TestContext;
@@ -42,22 +43,6 @@ function get(t: TestTenant, url: string) {
 async function download(link: string) {
   const url = new URL(link);
   return app.inject({ method: 'GET', url: url.pathname + url.search });
-}
-
-let taskNumber = 0;
-function insertTask(t: TestTenant, data: Partial<Prisma.TaskUncheckedCreateInput> = {}) {
-  return ctx.prisma.task.create({
-    data: {
-      tenantId: t.tenantId,
-      workspaceId: t.defaultWorkspaceId,
-      taskNumber: ++taskNumber,
-      displayName: 'Statement',
-      taskStatus: TaskStatus.ToReview,
-      integrationStatus: IntegrationStatus.Never,
-      request: { context: { url: 'http://example.com/statement.pdf' } },
-      ...data,
-    },
-  });
 }
 
 /** What the detect stage stores for a document: the Layout model's chunks of a generated two-page PDF. */
@@ -100,7 +85,7 @@ describe('document export', () => {
     const redactedBlobKey = `tenants/${t.tenantId}/tasks/export-${randomUUID()}/run-0/redacted.pdf`;
     await ctx.blobs.put(sourceBlobKey, Buffer.from('%PDF-source'));
     await ctx.blobs.put(redactedBlobKey, Buffer.from('%PDF-redacted'));
-    const task = await insertTask(t, {
+    const task = await insertTask(ctx.prisma, t, {
       externalId,
       description: 'March statement',
       metadata: { customer: 'C-42' },
@@ -215,7 +200,7 @@ describe('document export', () => {
     expectProblem(await get(t, ''), 400);
     expectProblem(await get(t, '/simplified'), 400);
     expectProblem(await get(t, '/abc'), 400);
-    const another = await insertTask(t, { externalId: `another-${randomUUID()}` });
+    const another = await insertTask(ctx.prisma, t, { externalId: `another-${randomUUID()}` });
     expectProblem(await get(t, `/${taskId}?externalId=${another.externalId}`), 404);
     expectProblem(await get(t, `/${2_000_000_000}`), 404);
     expectProblem(await get(t, '?externalId=nobody'), 404);
@@ -227,21 +212,21 @@ describe('document export', () => {
   });
 
   it('exports a task not recognised yet with no chunks, and refuses transcript tasks', async () => {
-    const queued = await insertTask(t, { taskStatus: TaskStatus.QueuedForPreProcessing });
+    const queued = await insertTask(ctx.prisma, t, { taskStatus: TaskStatus.QueuedForPreProcessing });
     const body = documentExportResponse.parse((await get(t, `/${queued.id}`)).json());
     expect(body).toMatchObject({ chunks: [], averageConfidence: null, originalFileUrl: null, redactedFileUrl: null });
 
     const transcripts = await createTestTenant(ctx, { defaultTemplate: TemplateType.Transcripts });
-    const call = await insertTask(transcripts);
+    const call = await insertTask(ctx.prisma, transcripts);
     expectProblem(await get(transcripts, `/${call.id}`), 400, 'NotADocumentTask');
   });
 
   it("exports a split task as its parts' chunks, part after part", async () => {
-    const original = await insertTask(t, { taskStatus: TaskStatus.Split, externalId: `split-${randomUUID()}` });
+    const original = await insertTask(ctx.prisma, t, { taskStatus: TaskStatus.Split, externalId: `split-${randomUUID()}` });
     const parts = [];
-    for (const partNumber of [2, 1]) parts.push(await insertTask(t, { parentTaskId: original.id, partNumber, displayName: `Part ${partNumber}` }));
+    for (const partNumber of [2, 1]) parts.push(await insertTask(ctx.prisma, t, { parentTaskId: original.id, partNumber, displayName: `Part ${partNumber}` }));
     // A part of an earlier run, dropped by a reprocess.
-    const stale = await insertTask(t, { parentTaskId: original.id, partNumber: 1, taskStatus: TaskStatus.Deleted });
+    const stale = await insertTask(ctx.prisma, t, { parentTaskId: original.id, partNumber: 1, taskStatus: TaskStatus.Deleted });
     for (const [part, page] of [
       [parts[0]!, 'part two'],
       [parts[1]!, 'part one'],

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IntegrationStatus, SpeakerSource, TaskStatus, TemplateType } from '../../src/domain/enums.js';
+import { SpeakerSource, TaskStatus, TemplateType } from '../../src/domain/enums.js';
 import type { Prisma } from '../../src/generated/prisma/client.js';
 import type { TranscriptItem } from '../../src/models/model.js';
 import { createWorkspace } from '../../src/modules/tenants/tenants.service.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from '../support/context.js';
+import { insertTask } from '../support/tasks.js';
 import { expectProblem } from '../support/problem.js';
 
 let ctx: TestContext;
@@ -34,20 +35,9 @@ function item(speakerId: string, words: ReturnType<typeof word>[]): TranscriptIt
   };
 }
 
-let taskNumber = 0;
-async function insertTask(t: TestTenant, data: Partial<Prisma.TaskUncheckedCreateInput> = {}) {
-  return ctx.prisma.task.create({
-    data: {
-      tenantId: t.tenantId,
-      workspaceId: t.defaultWorkspaceId,
-      taskNumber: ++taskNumber,
-      displayName: 'Support call',
-      taskStatus: TaskStatus.ToReview,
-      integrationStatus: IntegrationStatus.Never,
-      request: { context: { url: 'http://example.com/call.mp3' } },
-      ...data,
-    },
-  });
+/** A support call in ToReview, inserted without the pipeline. */
+function insertCall(t: TestTenant, data: Partial<Prisma.TaskUncheckedCreateInput> = {}) {
+  return insertTask(ctx.prisma, t, { displayName: 'Support call', request: { context: { url: 'http://example.com/call.mp3' } }, ...data });
 }
 
 function get(t: TestTenant, path: string) {
@@ -69,7 +59,7 @@ describe('transcript export', () => {
     const integrator = await ctx.prisma.user.create({ data: { tenantId: t.tenantId, email: 'int@example.com', roleName: 'Manager' } });
     const sourceBlobKey = `tenants/${t.tenantId}/tasks/export-test-${randomUUID()}/source`;
     await ctx.blobs.put(sourceBlobKey, Buffer.from('RIFF-not-really-audio'));
-    const task = await insertTask(t, {
+    const task = await insertCall(t, {
       externalId,
       description: 'Ticket 42',
       metadata: { ticket: '42' },
@@ -197,7 +187,7 @@ describe('transcript export', () => {
     expectProblem(await get(t, ''), 400);
     expectProblem(await get(t, '/simplified'), 400);
     expectProblem(await get(t, '/abc'), 400);
-    const other = await insertTask(t, { externalId: `other-${randomUUID()}` });
+    const other = await insertCall(t, { externalId: `other-${randomUUID()}` });
     expectProblem(await get(t, `/${taskId}?externalId=${other.externalId}`), 404);
     expectProblem(await get(t, `/${taskId + 100000}`), 404);
     expectProblem(await get(t, `?externalId=nope-${randomUUID()}`), 404);
@@ -207,10 +197,10 @@ describe('transcript export', () => {
 
   it('refuses document tasks and exports a task not recognized yet as an empty transcript', async () => {
     const layout = (await createWorkspace(ctx.prisma, { tenantId: t.tenantId, name: 'docs', templateType: TemplateType.Layout })).workspaceId;
-    const documentTask = await insertTask(t, { workspaceId: layout });
+    const documentTask = await insertCall(t, { workspaceId: layout });
     expectProblem(await get(t, `/${documentTask.id}`), 400, 'NotATranscriptTask');
 
-    const queued = await insertTask(t, { taskStatus: TaskStatus.QueuedForPreProcessing });
+    const queued = await insertCall(t, { taskStatus: TaskStatus.QueuedForPreProcessing });
     const body = (await get(t, `/${queued.id}`)).json();
     expect(body).toMatchObject({ originalFileUrl: null, totalTimeInSeconds: 0, transcript: { transcripts: [], speakers: [], annotations: [] } });
   });
@@ -219,9 +209,9 @@ describe('transcript export', () => {
 describe('transcript export of a split task', () => {
   it('joins the parts in part order, their times shifted by the length of the parts before them', async () => {
     const t = await createTestTenant(ctx, { defaultTemplate: TemplateType.Transcripts });
-    const original = await insertTask(t, { taskStatus: TaskStatus.Split, durationSeconds: 900.5 });
+    const original = await insertCall(t, { taskStatus: TaskStatus.Split, durationSeconds: 900.5 });
     const part = async (partNumber: number, durationSeconds: number, taskStatus: TaskStatus = TaskStatus.ToReview) =>
-      insertTask(t, { parentTaskId: original.id, partNumber, durationSeconds, taskStatus, displayName: `part ${partNumber}` });
+      insertCall(t, { parentTaskId: original.id, partNumber, durationSeconds, taskStatus, displayName: `part ${partNumber}` });
     // Created out of order, plus a part of an earlier run that a reprocess marked Deleted.
     const second = await part(2, 300);
     const first = await part(1, 600.5);

@@ -3,12 +3,12 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { IntegrationStatus, SpeakerSource, TaskStatus, UserStatus, type TaskAssignmentOrderType } from '../../src/domain/enums.js';
+import { SpeakerSource, UserStatus, type TaskAssignmentOrderType } from '../../src/domain/enums.js';
 import type { Prisma } from '../../src/generated/prisma/client.js';
 import { layoutModel } from '../../src/models/layout.js';
 import type { TranscriptItem } from '../../src/models/model.js';
 import { hashSecret } from '../../src/modules/auth/secret-hash.js';
-import { takeTaskNumber } from '../../src/modules/tasks/tasks.repository.js';
+import { insertTask } from './tasks.js';
 import { documentResult, modelInput, textPdf } from '../models/document-fixtures.js';
 import type { TestContext, TestTenant } from './context.js';
 import { REVIEW_PREFIX } from '../../src/modules/review/review.routes.js';
@@ -75,23 +75,17 @@ export interface SeedOptions {
   data?: Partial<Prisma.TaskUncheckedCreateInput>;
 }
 
-async function insertTask(ctx: TestContext, t: TestTenant, options: SeedOptions, data: Partial<Prisma.TaskUncheckedCreateInput>) {
-  return ctx.prisma.task.create({
-    data: {
-      tenantId: t.tenantId,
-      workspaceId: t.defaultWorkspaceId,
-      taskNumber: await takeTaskNumber(ctx.prisma, data.workspaceId ?? t.defaultWorkspaceId),
-      displayName: `Review ${randomUUID().slice(0, 8)}`,
-      taskStatus: TaskStatus.ToReview,
-      integrationStatus: IntegrationStatus.Never,
-      request: { context: { url: 'http://example.com/file' } },
-      assignmentOrder: options.order ?? null,
-      ...(options.assignedUsers
-        ? { assignments: { create: options.assignedUsers.map((email, position) => ({ position, email: email.toLowerCase() })) } }
-        : {}),
-      ...data,
-      ...options.data,
-    },
+/** A task to review, with the assignments `options` asks for. */
+function insertReviewTask(ctx: TestContext, t: TestTenant, options: SeedOptions, data: Partial<Prisma.TaskUncheckedCreateInput>) {
+  return insertTask(ctx.prisma, t, {
+    displayName: `Review ${randomUUID().slice(0, 8)}`,
+    request: { context: { url: 'http://example.com/file' } },
+    assignmentOrder: options.order ?? null,
+    ...(options.assignedUsers
+      ? { assignments: { create: options.assignedUsers.map((email, position) => ({ position, email: email.toLowerCase() })) } }
+      : {}),
+    ...data,
+    ...options.data,
   });
 }
 
@@ -100,7 +94,7 @@ export async function seedDocumentTask(ctx: TestContext, t: TestTenant, options:
   const { pdf, chunks } = await invoiceDetection();
   const sourceBlobKey = `tenants/${t.tenantId}/tasks/review-${randomUUID()}/source`;
   await ctx.blobs.put(sourceBlobKey, pdf);
-  const task = await insertTask(ctx, t, options, { sourceBlobKey, sourceMimeType: 'application/pdf', totalPages: 1 });
+  const task = await insertReviewTask(ctx, t, options, { sourceBlobKey, sourceMimeType: 'application/pdf', totalPages: 1 });
   await ctx.prisma.documentChunk.createMany({
     data: chunks.map((chunk, index) => ({
       taskId: task.id,
@@ -129,7 +123,7 @@ function segment(speakerId: string, start: number, words: string[]): TranscriptI
 
 /** A recognized 10-second recording in ToReview: two segments, speakers "speaker-1" (default) and "agent". */
 export async function seedTranscriptTask(ctx: TestContext, t: TestTenant, options: SeedOptions = {}) {
-  const task = await insertTask(ctx, t, options, { durationSeconds: 10, totalPages: 1 });
+  const task = await insertReviewTask(ctx, t, options, { durationSeconds: 10, totalPages: 1 });
   await ctx.prisma.transcript.create({
     data: {
       taskId: task.id,
