@@ -17,6 +17,7 @@ import { startFileServer, type FileServer } from './support/file-server.js';
 import { speech, numberedPagesPdf } from './support/fixtures.js';
 import { pipelineDeps, startTestWorkers, waitForFinalStatus } from './support/pipeline.js';
 import { createUser, seedDocumentTask, userHeaders } from './support/review.js';
+import { createTask } from './support/tasks.js';
 
 /**
  * The detect stage with its model in an engine thread: results stored in bounded pieces and
@@ -46,12 +47,7 @@ afterAll(async () => {
   await files.close();
 });
 
-async function submit(t: TestTenant, file: string, body: Record<string, unknown> = {}): Promise<number> {
-  const { context, ...rest } = body as { context?: Record<string, unknown> };
-  const res = await ctx.app.inject({ method: 'POST', url: `${API}/sdtask/process`, headers: t.headers, payload: { ...rest, context: { url: files.url(file), ...context } } });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().taskId as number;
-}
+const submit = (t: TestTenant, file: string, body: Record<string, unknown> = {}) => createTask(ctx.app, t, files.url(file), body);
 
 function stageDeps(pool: EnginePool): StageDeps {
   return { ...pipelineDeps(ctx), engines: pool };

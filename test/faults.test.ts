@@ -23,6 +23,7 @@ import { waitForFinalStatus } from './support/pipeline.js';
 import { expectProblem } from './support/problem.js';
 import { exited, startRole, waitFor } from './support/processes.js';
 import { startTcpProxy } from './support/tcp-proxy.js';
+import { createTask } from './support/tasks.js';
 
 interface LogLine {
   time: number;
@@ -108,11 +109,7 @@ afterAll(async () => {
 
 const external = '/api/v1.0/external';
 
-async function submit(t: TestTenant, file: string): Promise<number> {
-  const res = await stack.app.inject({ method: 'POST', url: `${external}/sdtask/process`, headers: t.headers, payload: { context: { url: files.url(file) } } });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().taskId as number;
-}
+const submit = (t: TestTenant, file: string) => createTask(stack.app, t, files.url(file));
 
 async function statusOf(taskId: number): Promise<number> {
   return (await stack.prisma.task.findUniqueOrThrow({ where: { id: taskId } })).taskStatus;

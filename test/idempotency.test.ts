@@ -89,7 +89,8 @@ afterAll(async () => {
 
 const keyed = (key: string, headers: Record<string, string>) => ({ ...headers, 'idempotency-key': key });
 
-function createTask(app: FastifyInstance, t: { headers: Record<string, string> }, key: string | undefined, body: object, url = `${EXTERNAL}/sdtask/process`) {
+/** POST sdtask/process with an Idempotency-Key unless `key` is undefined: the raw response. */
+function postProcess(app: FastifyInstance, t: { headers: Record<string, string> }, key: string | undefined, body: object, url = `${EXTERNAL}/sdtask/process`) {
   const request: InjectOptions = { method: 'POST', url, headers: key === undefined ? t.headers : keyed(key, t.headers), payload: body };
   return app.inject(request);
 }
@@ -101,19 +102,19 @@ describe('Idempotency-Key on POST sdtask/process', () => {
     const t = await createTestTenant(ctx);
     const key = randomUUID();
     const body = { displayName: 'invoice', context: { url: sources.url('/a.pdf') }, metadata: { a: '1', b: '2' } };
-    const first = await createTask(ctx.app, t, key, body);
+    const first = await postProcess(ctx.app, t, key, body);
     expect(first.statusCode, first.body).toBe(200);
     expect(first.headers['idempotent-replayed']).toBeUndefined();
 
-    const again = await createTask(ctx.app, t, key, body);
+    const again = await postProcess(ctx.app, t, key, body);
     expect(again.statusCode).toBe(200);
     expect(again.body).toBe(first.body);
     expect(again.headers['content-type']).toBe(first.headers['content-type']);
     expect(again.headers['idempotent-replayed']).toBe('true');
     // The same JSON in another key order is the same request; so is the spec samples' alias path.
-    const reordered = await createTask(ctx.app, t, key, { metadata: { b: '2', a: '1' }, context: body.context, displayName: 'invoice' });
+    const reordered = await postProcess(ctx.app, t, key, { metadata: { b: '2', a: '1' }, context: body.context, displayName: 'invoice' });
     expect(reordered.body).toBe(first.body);
-    const viaAlias = await createTask(ctx.app, t, key, body, '/api/v1.0/sdtask/process');
+    const viaAlias = await postProcess(ctx.app, t, key, body, '/api/v1.0/sdtask/process');
     expect(viaAlias.body).toBe(first.body);
 
     expect(await tasksOf(t)).toBe(1);
@@ -123,16 +124,16 @@ describe('Idempotency-Key on POST sdtask/process', () => {
   it('without the header, every request creates (nothing changes for callers who do not send it)', async () => {
     const t = await createTestTenant(ctx);
     const body = { context: { url: sources.url('/plain.pdf') } };
-    expect((await createTask(ctx.app, t, undefined, body)).statusCode).toBe(200);
-    expect((await createTask(ctx.app, t, undefined, body)).statusCode).toBe(200);
+    expect((await postProcess(ctx.app, t, undefined, body)).statusCode).toBe(200);
+    expect((await postProcess(ctx.app, t, undefined, body)).statusCode).toBe(200);
     expect(await tasksOf(t)).toBe(2);
   });
 
   it('answers 422 to the same key with another body, and creates nothing', async () => {
     const t = await createTestTenant(ctx);
     const key = randomUUID();
-    expect((await createTask(ctx.app, t, key, { displayName: 'one', context: { url: sources.url('/b.pdf') } })).statusCode).toBe(200);
-    const other = await createTask(ctx.app, t, key, { displayName: 'two', context: { url: sources.url('/b.pdf') } });
+    expect((await postProcess(ctx.app, t, key, { displayName: 'one', context: { url: sources.url('/b.pdf') } })).statusCode).toBe(200);
+    const other = await postProcess(ctx.app, t, key, { displayName: 'two', context: { url: sources.url('/b.pdf') } });
     expectProblem(other, 422, 'IdempotencyKeyReused');
     // A key belongs to one operation: the same key on another create is another request too.
     const batch = await ctx.app.inject({ method: 'POST', url: `${EXTERNAL}/sdbatch`, headers: keyed(key, t.headers), payload: { displayName: 'b' } });
@@ -144,17 +145,17 @@ describe('Idempotency-Key on POST sdtask/process', () => {
     const t = await createTestTenant(ctx);
     const key = randomUUID();
     const body = { context: { url: sources.url('/held/c.pdf') } };
-    const first = createTask(ctx.app, t, key, body);
+    const first = postProcess(ctx.app, t, key, body);
     await sources.headSeen('/held/c.pdf');
 
-    const meanwhile = await createTask(ctx.app, t, key, body);
+    const meanwhile = await postProcess(ctx.app, t, key, body);
     expectProblem(meanwhile, 409, 'IdempotencyKeyInUse');
     expect(meanwhile.headers['retry-after']).toBe('1');
 
     sources.open('/held/c.pdf');
     const answered = await first;
     expect(answered.statusCode, answered.body).toBe(200);
-    const after = await createTask(ctx.app, t, key, body);
+    const after = await postProcess(ctx.app, t, key, body);
     expect(after.body).toBe(answered.body);
     expect(after.headers['idempotent-replayed']).toBe('true');
     expect(await tasksOf(t)).toBe(1);
@@ -169,7 +170,7 @@ describe('Idempotency-Key on POST sdtask/process', () => {
       const key = randomUUID();
       const body = { context: { url: sources.url('/held/race.pdf') } };
       // Both at once: one claims the key and is held at the source check, the other is refused.
-      const racing = [createTask(ctx.app, t, key, body), createTask(second.app, onSecond, key, body)];
+      const racing = [postProcess(ctx.app, t, key, body), postProcess(second.app, onSecond, key, body)];
       const loser = await Promise.race(racing);
       expectProblem(loser, 409, 'IdempotencyKeyInUse');
       sources.open('/held/race.pdf');
@@ -180,8 +181,8 @@ describe('Idempotency-Key on POST sdtask/process', () => {
       expect(await tasksOf(t)).toBe(1);
       expect(sources.heads('/held/race.pdf')).toBe(1);
       // Either instance now replays the winner's answer.
-      expect((await createTask(second.app, onSecond, key, body)).body).toBe(winner.body);
-      expect((await createTask(ctx.app, t, key, body)).body).toBe(winner.body);
+      expect((await postProcess(second.app, onSecond, key, body)).body).toBe(winner.body);
+      expect((await postProcess(ctx.app, t, key, body)).body).toBe(winner.body);
     } finally {
       await second.close();
     }
@@ -192,8 +193,8 @@ describe('Idempotency-Key on POST sdtask/process', () => {
     const y = await createTestTenant(ctx);
     const key = `shared-${randomUUID()}`;
     const body = { context: { url: sources.url('/shared.pdf') } };
-    const forX = await createTask(ctx.app, x, key, body);
-    const forY = await createTask(ctx.app, y, key, body);
+    const forX = await postProcess(ctx.app, x, key, body);
+    const forY = await postProcess(ctx.app, y, key, body);
     expect(forX.statusCode).toBe(200);
     expect(forY.statusCode).toBe(200);
     expect(forY.headers['idempotent-replayed']).toBeUndefined();
@@ -206,9 +207,9 @@ describe('Idempotency-Key on POST sdtask/process', () => {
     const t = await createTestTenant(ctx);
     const missingWorkspace = { workspaceId: 2_147_483_000, context: { url: sources.url('/d.pdf') } };
     const key = randomUUID();
-    const notFound = await createTask(ctx.app, t, key, missingWorkspace);
+    const notFound = await postProcess(ctx.app, t, key, missingWorkspace);
     expectProblem(notFound, 404);
-    const replayed = await createTask(ctx.app, t, key, missingWorkspace);
+    const replayed = await postProcess(ctx.app, t, key, missingWorkspace);
     expect(replayed.statusCode).toBe(404);
     expect(replayed.body).toBe(notFound.body);
     expect(replayed.headers['idempotent-replayed']).toBe('true');
@@ -216,13 +217,13 @@ describe('Idempotency-Key on POST sdtask/process', () => {
     expect(replayed.json().traceId).toBe(replayed.headers['x-request-id']);
 
     const externalId = `ext-${randomUUID()}`;
-    const taken = await createTask(ctx.app, t, undefined, { externalId, context: { url: sources.url('/e.pdf') } });
+    const taken = await postProcess(ctx.app, t, undefined, { externalId, context: { url: sources.url('/e.pdf') } });
     expect(taken.statusCode).toBe(200);
     const retryKey = randomUUID();
     const body = { externalId, context: { url: sources.url('/e.pdf') } };
-    expectProblem(await createTask(ctx.app, t, retryKey, body), 409);
+    expectProblem(await postProcess(ctx.app, t, retryKey, body), 409);
     await ctx.prisma.task.delete({ where: { id: taken.json().taskId } });
-    const retried = await createTask(ctx.app, t, retryKey, body);
+    const retried = await postProcess(ctx.app, t, retryKey, body);
     expect(retried.statusCode, retried.body).toBe(200);
     expect(retried.headers['idempotent-replayed']).toBeUndefined();
   });
@@ -231,11 +232,11 @@ describe('Idempotency-Key on POST sdtask/process', () => {
     const t = await createTestTenant(ctx);
     const body = { context: { url: sources.url('/f.pdf') } };
     for (const bad of ['x'.repeat(256), 'has space', 'tab\there', 'ünïcode', '']) {
-      const res = await createTask(ctx.app, t, bad, body);
+      const res = await postProcess(ctx.app, t, bad, body);
       const problem = expectProblem(res, 400, 'ValidationError');
       expect(new Set(problem.errors.map((e: { field: string }) => e.field))).toEqual(new Set(['idempotency-key']));
     }
-    expect((await createTask(ctx.app, t, 'k'.repeat(255), body)).statusCode).toBe(200);
+    expect((await postProcess(ctx.app, t, 'k'.repeat(255), body)).statusCode).toBe(200);
     expect(await tasksOf(t)).toBe(1);
   });
 
@@ -284,18 +285,18 @@ describe('expiry (on the idempotency clock of the app)', () => {
     const t = await createTestTenant({ app, prisma: ctx.prisma });
     const key = randomUUID();
     const body = { context: { url: sources.url('/g.pdf') } };
-    const first = await createTask(app, t, key, body);
+    const first = await postProcess(app, t, key, body);
     expect(first.statusCode).toBe(200);
     now += 24 * 3600_000 - 1_000;
-    expect((await createTask(app, t, key, body)).body).toBe(first.body);
+    expect((await postProcess(app, t, key, body)).body).toBe(first.body);
     now += 2_000;
-    const afterADay = await createTask(app, t, key, body);
+    const afterADay = await postProcess(app, t, key, body);
     expect(afterADay.statusCode).toBe(200);
     expect(afterADay.headers['idempotent-replayed']).toBeUndefined();
     expect(afterADay.json().taskId).not.toBe(first.json().taskId);
     expect(await tasksOf(t)).toBe(2);
     // The key now holds the new answer; another body is refused again.
-    expectProblem(await createTask(app, t, key, { context: { url: sources.url('/other.pdf') } }), 422, 'IdempotencyKeyReused');
+    expectProblem(await postProcess(app, t, key, { context: { url: sources.url('/other.pdf') } }), 422, 'IdempotencyKeyReused');
   });
 
   it('does not stay locked by a request that never answered: its claim lapses after the lease', async () => {
@@ -303,12 +304,12 @@ describe('expiry (on the idempotency clock of the app)', () => {
     const key = randomUUID();
     const body = { context: { url: sources.url('/held/h.pdf') } };
     // The first request holds its claim (as a crashed instance would, never answering).
-    const stuck = createTask(app, t, key, body);
+    const stuck = postProcess(app, t, key, body);
     await sources.headSeen('/held/h.pdf');
-    expectProblem(await createTask(app, t, key, body), 409, 'IdempotencyKeyInUse');
+    expectProblem(await postProcess(app, t, key, body), 409, 'IdempotencyKeyInUse');
     now += 61_000;
     // Past the lease, the same request takes the key over and runs (it reaches the source check too).
-    const takeover = createTask(app, t, key, body);
+    const takeover = postProcess(app, t, key, body);
     await sources.headSeen('/held/h.pdf', 2);
     sources.open('/held/h.pdf');
     const [late, taken] = await Promise.all([stuck, takeover]);
@@ -316,6 +317,6 @@ describe('expiry (on the idempotency clock of the app)', () => {
     expect(late.statusCode).toBe(200);
     expect(taken.json().taskId).not.toBe(late.json().taskId);
     // The request that took the key over recorded its answer; the lapsed one recorded nothing.
-    expect((await createTask(app, t, key, body)).body).toBe(taken.body);
+    expect((await postProcess(app, t, key, body)).body).toBe(taken.body);
   });
 });

@@ -17,7 +17,7 @@ import { startFileServer, type FileServer } from './support/file-server.js';
 import { pngOf, numberedPagesPdf } from './support/fixtures.js';
 import { pipelineDeps, waitForFinalStatus } from './support/pipeline.js';
 import { sampleValue } from './support/prometheus.js';
-import { EXTERNAL } from './support/tenant-objects.js';
+import { createTask } from './support/tasks.js';
 
 type LogLine = Record<string, unknown> & { msg?: string; level: number };
 const lines: LogLine[] = [];
@@ -60,12 +60,6 @@ const metrics = () => metricsRegistry.metrics();
 const jobCount = (text: string, queue: string, outcome: string) => sampleValue(text, 'docproc_job_duration_seconds_count', { queue, outcome }) ?? 0;
 const finished = (text: string, status: string) => sampleValue(text, 'docproc_tasks_finished_total', { status }) ?? 0;
 
-async function createTask(t: { headers: Record<string, string> }, url: string): Promise<number> {
-  const res = await ctx.app.inject({ method: 'POST', url: `${EXTERNAL}/sdtask/process`, headers: t.headers, payload: { context: { url } } });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().taskId as number;
-}
-
 async function until<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -80,7 +74,7 @@ describe('the job wrapper', () => {
   it('records run time and outcome per queue, counts the finished task, and logs with the task and organization', async () => {
     const t = await createTestTenant(ctx);
     const before = await metrics();
-    const taskId = await createTask(t, files.url('/doc.pdf'));
+    const taskId = await createTask(ctx.app, t, files.url('/doc.pdf'));
     expect((await waitForFinalStatus(ctx, taskId)).taskStatus).toBe(3); // ToReview
     const after = await until(async () => {
       const text = await metrics();
@@ -104,7 +98,7 @@ describe('the job wrapper', () => {
   it('records a task that fails as outcome failed and counts it by its failure status', async () => {
     const t = await createTestTenant(ctx);
     const before = await metrics();
-    const taskId = await createTask(t, vanishing.url);
+    const taskId = await createTask(ctx.app, t, vanishing.url);
     expect((await waitForFinalStatus(ctx, taskId)).taskStatus).toBe(33); // PreProcessingDownloadFailed
     const after = await until(async () => {
       const text = await metrics();
@@ -129,7 +123,7 @@ describe('the job wrapper', () => {
   it('counts pages read by OCR in the engine threads', async () => {
     const t = await createTestTenant(ctx);
     const before = sampleValue(await metrics(), 'docproc_ocr_pages_total') ?? 0;
-    const taskId = await createTask(t, files.url('/scan.png'));
+    const taskId = await createTask(ctx.app, t, files.url('/scan.png'));
     expect((await waitForFinalStatus(ctx, taskId)).taskStatus).toBe(3);
     const after = await until(async () => {
       const value = sampleValue(await metrics(), 'docproc_ocr_pages_total') ?? 0;

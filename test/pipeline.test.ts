@@ -6,6 +6,7 @@ import { createTestContext, createTestTenant, type TestContext, type TestTenant 
 import { startFileServer, type FileServer } from './support/file-server.js';
 import { multiPageTiff, pngOf, speech, numberedPagesPdf, tonesWithGaps } from './support/fixtures.js';
 import { startTestWorkers, waitForFinalStatus } from './support/pipeline.js';
+import { createTask } from './support/tasks.js';
 
 let ctx: TestContext;
 let files: FileServer;
@@ -37,17 +38,7 @@ afterAll(async () => {
   await files.close();
 });
 
-async function submit(t: TestTenant, file: string, body: Record<string, unknown> = {}) {
-  const { context, ...rest } = body as { context?: Record<string, unknown> };
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/v1.0/external/sdtask/process',
-    headers: t.headers,
-    payload: { ...rest, context: { url: files.url(file), ...context } },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().taskId as number;
-}
+const submit = (t: TestTenant, file: string, body: Record<string, unknown> = {}) => createTask(ctx.app, t, files.url(file), body);
 
 // Each case takes documents, images, audio and video through real OCR and speech engines: on a busy
 // two-core machine a minute is not always enough.

@@ -11,6 +11,7 @@ import { startFileServer, type FileServer } from './support/file-server.js';
 import { numberedPagesPdf } from './support/fixtures.js';
 import { pipelineDeps, startTestWorkers, waitForFinalStatus } from './support/pipeline.js';
 import { exited, repoRoot } from './support/processes.js';
+import { createTask } from './support/tasks.js';
 
 let ctx: TestContext;
 let files: FileServer;
@@ -29,11 +30,7 @@ afterAll(async () => {
 /** A sweep a minute from now (past the redelivery grace), limited to one test organization. */
 const sweepSoon = (t: TestTenant) => sweep(pipelineDeps(ctx), { now: new Date(Date.now() + 60_000), tenantId: t.tenantId });
 
-async function submit(t: TestTenant, file = '/doc.pdf', priority = 1) {
-  const res = await ctx.app.inject({ method: 'POST', url: '/api/v1.0/external/sdtask/process', headers: t.headers, payload: { priority, context: { url: files.url(file) } } });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().taskId as number;
-}
+const submit = (t: TestTenant, file = '/doc.pdf', priority = 1) => createTask(ctx.app, t, files.url(file), { priority });
 
 /** Reached ToReview exactly once: one chunk per page, no duplicates from a retried or redelivered job. */
 async function expectProcessedOnce(taskId: number) {

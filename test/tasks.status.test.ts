@@ -7,6 +7,7 @@ import { numberedPagesPdf } from './support/fixtures.js';
 import { streamTasks } from '../src/modules/tasks/tasks.repository.js';
 import { taskListQuery } from '../src/modules/tasks/tasks.schemas.js';
 import { expectProblem } from './support/problem.js';
+import { createTask } from './support/tasks.js';
 
 let ctx: TestContext;
 let files: FileServer;
@@ -21,11 +22,8 @@ afterAll(async () => {
 
 const base = '/api/v1.0/external/sdtask';
 
-async function createTask(t: TestTenant, body: Record<string, unknown> = {}) {
-  const res = await ctx.app.inject({ method: 'POST', url: `${base}/process`, headers: t.headers, payload: { context: { url: files.url('/doc.pdf') }, ...body } });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as { taskId: number };
-}
+/** A task for /doc.pdf created through the API, as its response body says. */
+const createDocTask = async (t: TestTenant, body: Record<string, unknown> = {}) => ({ taskId: await createTask(ctx.app, t, files.url('/doc.pdf'), body) });
 
 function get(t: TestTenant, url: string) {
   return ctx.app.inject({ method: 'GET', url, headers: t.headers });
@@ -34,7 +32,7 @@ function get(t: TestTenant, url: string) {
 describe('GET sdtask/status', () => {
   it('finds a task by taskid (any casing) or externalId, with every field of the spec', async () => {
     const t = await createTestTenant(ctx);
-    const { taskId } = await createTask(t, { externalId: 'ext-1', displayName: 'A', description: 'D' });
+    const { taskId } = await createDocTask(t, { externalId: 'ext-1', displayName: 'A', description: 'D' });
     const expected = {
       taskId,
       workspaceId: t.defaultWorkspaceId,
@@ -64,7 +62,7 @@ describe('GET sdtask/status', () => {
   it('sorts by status, integration status, start and pages both ways, in pages and in the streamed batches alike', async () => {
     const t = await createTestTenant(ctx);
     const ids: number[] = [];
-    for (let i = 0; i < 6; i++) ids.push((await createTask(t)).taskId);
+    for (let i = 0; i < 6; i++) ids.push((await createDocTask(t)).taskId);
     // Ties in every column (broken by id), and three tasks never pre-processed (null start), so
     // batches of two end between two nulls in both directions.
     const values = [
@@ -105,7 +103,7 @@ describe('GET sdtask/status', () => {
     process.env.TZ = 'Pacific/Chatham';
     try {
       const t = await createTestTenant(ctx);
-      const { taskId } = await createTask(t, { externalId: 'tz-1', displayName: 'tz' });
+      const { taskId } = await createDocTask(t, { externalId: 'tz-1', displayName: 'tz' });
       const startedAt = new Date('2026-03-04T05:06:07.089Z');
       await ctx.prisma.task.update({
         where: { id: taskId },
@@ -133,8 +131,8 @@ describe('GET sdtask/status', () => {
   it('answers 400 without an id, 404 for unknown, mismatched or foreign ids', async () => {
     const t = await createTestTenant(ctx);
     const other = await createTestTenant(ctx);
-    const mine = await createTask(t, { externalId: 'mine' });
-    const theirs = await createTask(other, { externalId: 'theirs' });
+    const mine = await createDocTask(t, { externalId: 'mine' });
+    const theirs = await createDocTask(other, { externalId: 'theirs' });
     expectProblem(await get(t, `${base}/status`), 400);
     expectProblem(await get(t, `${base}/status?taskid=abc`), 400);
     expectProblem(await get(t, `${base}/status?taskid=999999999`), 404);
@@ -148,7 +146,7 @@ describe('GET sdtask/status', () => {
 describe('PATCH sdtask/externalIntegrationStatus', () => {
   it('stores a value of up to 32 characters and refuses empty, whitespace, null or longer ones', async () => {
     const t = await createTestTenant(ctx);
-    const { taskId } = await createTask(t, { externalId: 'e' });
+    const { taskId } = await createDocTask(t, { externalId: 'e' });
     const patch = (query: string, payload: unknown) =>
       ctx.app.inject({ method: 'PATCH', url: `${base}/externalIntegrationStatus?${query}`, headers: t.headers, payload: payload as object });
     const ok = await patch(`taskId=${taskId}`, { externalIntegrationStatus: 'x'.repeat(32) });
@@ -170,7 +168,7 @@ describe('PATCH sdtask/externalIntegrationStatus', () => {
 describe('PATCH sdtask/restartprocessing', () => {
   it('requeues the task with a new run, drops its results, resets reviews and the external status', async () => {
     const t = await createTestTenant(ctx);
-    const { taskId } = await createTask(t, { taskAssignment: { assignedUsers: ['r@example.com'], order: 1 } });
+    const { taskId } = await createDocTask(t, { taskAssignment: { assignedUsers: ['r@example.com'], order: 1 } });
     // Simulate a processed and reviewed task.
     await ctx.prisma.task.update({ where: { id: taskId }, data: { taskStatus: TaskStatus.ToReview, totalPages: 3, externalIntegrationStatus: 'sent' } });
     await ctx.prisma.documentChunk.create({ data: { taskId, chunkNumber: 1, pageNumber: 1, entities: [{ content: 'old' }] } });
@@ -192,7 +190,7 @@ describe('PATCH sdtask/restartprocessing', () => {
   it('answers 400 without an id and 404 for a task of another organization', async () => {
     const t = await createTestTenant(ctx);
     const other = await createTestTenant(ctx);
-    const theirs = await createTask(other);
+    const theirs = await createDocTask(other);
     expectProblem(await ctx.app.inject({ method: 'PATCH', url: `${base}/restartprocessing`, headers: t.headers }), 400);
     expectProblem(await ctx.app.inject({ method: 'PATCH', url: `${base}/restartprocessing?taskId=${theirs.taskId}`, headers: t.headers }), 404);
     expect((await ctx.prisma.task.findUniqueOrThrow({ where: { id: theirs.taskId } })).restartCount).toBe(0);

@@ -19,6 +19,7 @@ import { waitFor } from './support/processes.js';
 import { createUser, seedDocumentTask, userHeaders } from './support/review.js';
 import { EXTERNAL, sendChunk, startUpload } from './support/tenant-objects.js';
 import { startWebhookReceiver, verifiedEvent, type WebhookReceiver } from './support/webhook-receiver.js';
+import { createTask } from './support/tasks.js';
 
 const WEBHOOKS = `${EXTERNAL}/webhooks`;
 /** Short, so retries and disabling happen within a test; the schedule itself is the production code path. */
@@ -87,12 +88,6 @@ async function completeUpload(t: TestTenant): Promise<string> {
   return id;
 }
 
-async function createTask(t: TestTenant, payload: Record<string, unknown>): Promise<number> {
-  const res = await ctx.app.inject({ method: 'POST', url: `${EXTERNAL}/sdtask/process`, headers: t.headers, payload });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().taskId as number;
-}
-
 async function history(t: TestTenant, webhookId: number, query = 'pageSize=100') {
   const res = await ctx.app.inject({ method: 'GET', url: `${WEBHOOKS}/${webhookId}/deliveries?${query}`, headers: t.headers });
   expect(res.statusCode, res.body).toBe(200);
@@ -117,8 +112,8 @@ describe('events of a task going through the pipeline and the review', () => {
     const batchId = (await ctx.app.inject({ method: 'POST', url: `${EXTERNAL}/sdbatch`, headers: t.headers, payload: { displayName: 'webhooks' } })).json().batchId as number;
 
     const uploadId = await completeUpload(t);
-    const good = await createTask(t, { batchId, context: { url: `${publicBaseUrl(ctx.config)}/files/${uploadId}` } });
-    const bad = await createTask(t, { batchId, context: { url: files.url('/notes.txt') } });
+    const good = await createTask(ctx.app, t, `${publicBaseUrl(ctx.config)}/files/${uploadId}`, { batchId });
+    const bad = await createTask(ctx.app, t, files.url('/notes.txt'), { batchId });
     const processed = await waitForFinalStatus(ctx, good);
     expect(processed.taskStatus, processed.failureReason ?? '').toBe(TaskStatus.ToReview);
     const failed = await waitForFinalStatus(ctx, bad);

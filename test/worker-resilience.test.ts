@@ -11,6 +11,7 @@ import { startFileServer, type FileServer } from './support/file-server.js';
 import { numberedPagesPdf } from './support/fixtures.js';
 import { startTestWorkers, waitForFinalStatus } from './support/pipeline.js';
 import { exited, repoRoot } from './support/processes.js';
+import { createTask } from './support/tasks.js';
 
 let ctx: TestContext;
 let files: FileServer;
@@ -41,12 +42,6 @@ async function tusUpload(t: TestTenant, body: Buffer): Promise<{ location: strin
   });
   expect(patched.statusCode, patched.body).toBe(204);
   return { location, uploadId: new URL(location).pathname.split('/').at(-1)! };
-}
-
-async function createTask(t: TestTenant, url: string): Promise<number> {
-  const res = await ctx.app.inject({ method: 'POST', url: '/api/v1.0/external/sdtask/process', headers: t.headers, payload: { context: { url } } });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().taskId as number;
 }
 
 /** A worker in a process of its own on this context's queues, ready to take jobs. */
@@ -85,7 +80,7 @@ describe('no error of a job ends a worker process', () => {
   it('fails a task whose upload file was deleted after creation, and the same worker process goes on with the next task', async () => {
     const t = await createTestTenant(ctx);
     const { location, uploadId } = await tusUpload(t, await numberedPagesPdf(1));
-    const orphan = await createTask(t, location);
+    const orphan = await createTask(ctx.app, t, location);
     // Behind the service's back: the file goes before any worker reads it.
     await uploadFiles(ctx.blobs, ctx.config).delete(uploadId);
     const worker = await startWorkerProcess();
@@ -93,7 +88,7 @@ describe('no error of a job ends a worker process', () => {
       const failed = await finalStatusWhileAlive(worker, orphan);
       expect(failed.taskStatus).toBe(TaskStatus.PreProcessingDownloadFailed);
       expect(failed.failureReason).toMatch(/uploaded file .* no longer exists/);
-      const next = await finalStatusWhileAlive(worker, await createTask(t, files.url('/doc.pdf')));
+      const next = await finalStatusWhileAlive(worker, await createTask(ctx.app, t, files.url('/doc.pdf')));
       expect(next.taskStatus, next.failureReason ?? '').toBe(TaskStatus.ToReview);
       expect(worker.exitCode).toBeNull();
     } finally {

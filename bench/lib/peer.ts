@@ -75,7 +75,7 @@ async function tenantOf(request: FastifyRequest, deps: PeerDeps): Promise<number
  * source, then a Prisma interactive transaction that locks the workspace row for the next number
  * and inserts the task, then the BullMQ add after commit.
  */
-async function createTask(prisma: PrismaClient, deps: PeerDeps, tenantId: number, body: { displayName?: string; externalId?: string; context: { url: string } }) {
+async function createPeerTask(prisma: PrismaClient, deps: PeerDeps, tenantId: number, body: { displayName?: string; externalId?: string; context: { url: string } }) {
   await headSource(body.context.url);
   const task = await prisma.$transaction(async (tx) => {
     const [number] = await tx.$queryRaw<Array<{ taken: number }>>`
@@ -102,7 +102,7 @@ function buildPeerApp(prisma: PrismaClient, deps: PeerDeps): FastifyInstance {
   const app = Fastify({ logger: false });
   app.post(`${API}/sdtask/process`, async (request) => {
     const tenantId = await tenantOf(request, deps);
-    return createTask(prisma, deps, tenantId, request.body as { context: { url: string } });
+    return createPeerTask(prisma, deps, tenantId, request.body as { context: { url: string } });
   });
   app.get(`${API}/sdtask/status`, async (request, reply) => {
     const tenantId = await tenantOf(request, deps);

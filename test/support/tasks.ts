@@ -1,3 +1,6 @@
+import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
+import { EXTERNAL_PREFIX } from '../../src/app.js';
 import { IntegrationStatus, TaskStatus } from '../../src/domain/enums.js';
 import type { PrismaClient } from '../../src/db/prisma.js';
 import type { Prisma } from '../../src/generated/prisma/client.js';
@@ -25,4 +28,20 @@ export async function insertTask(
       ...data,
     },
   });
+}
+
+/**
+ * POST sdtask/process for the file at `url` (200 expected): the new task's id. `body` adds fields of
+ * the request; its `context` is merged over { url }.
+ */
+export async function createTask(
+  app: Pick<FastifyInstance, 'inject'>,
+  t: { headers: Record<string, string> },
+  url: string,
+  body: Record<string, unknown> = {},
+): Promise<number> {
+  const { context, ...rest } = body as { context?: Record<string, unknown> };
+  const res = await app.inject({ method: 'POST', url: `${EXTERNAL_PREFIX}/sdtask/process`, headers: t.headers, payload: { ...rest, context: { url, ...context } } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().taskId as number;
 }
