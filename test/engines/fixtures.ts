@@ -37,7 +37,8 @@ export async function tool(binary: string, args: readonly string[]): Promise<str
   return stdout;
 }
 
-function escapeXml(text: string): string {
+/** Text made safe to put inside an SVG/XML element. */
+export function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { entity, type Entity, type KeyValue } from '../../src/modules/exports/document-export.schemas.js';
 import type { DocumentChunkResult, DocumentResult, ModelInput, ModelResult } from '../../src/models/model.js';
 import type { ThreadModelInput } from '../../src/pipeline/engine-protocol.js';
-import { seededRandom } from '../engines/fixtures.js';
+import { escapeXml, seededRandom } from '../engines/fixtures.js';
 
 /** Text placed on a page: x, y of the baseline's start from the top-left, in the page's units. */
 export interface Placed {
@@ -57,10 +57,6 @@ export async function imagePdf(pngs: readonly Buffer[], dpi = 300): Promise<Uint
     doc.addPage([w, h]).drawImage(image, { x: 0, y: 0, width: w, height: h });
   }
   return doc.save();
-}
-
-function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 const FAMILIES = { sans: 'DejaVu Sans', serif: 'DejaVu Serif', mono: 'DejaVu Sans Mono' } as const;
@@ -142,6 +138,11 @@ export function documentResult(result: ModelResult): Omit<DocumentResult, 'chunk
 export function entitiesOf(result: ModelResult, type?: string, page = 0): Entity[] {
   const entities = documentResult(result).chunks[page]?.entities ?? [];
   return type ? entities.filter((e) => e.type === type) : entities;
+}
+
+/** The detected Field entities: category -> normalized value of their first keyValue. */
+export function fields(entities: readonly Entity[]): Record<string, string | null> {
+  return Object.fromEntries(entities.filter((e) => e.type === 'Field' && !e.notDetected).map((e) => [e.category, e.keyValues[0]!.contentNormalized]));
 }
 
 /** The first keyValue of the entity of this category (what the entity says). */

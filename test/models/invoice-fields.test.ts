@@ -2,13 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Entity } from '../../src/modules/exports/document-export.schemas.js';
 import { invoicesUniversalModel } from '../../src/models/invoice.js';
 import { useScratchDir } from '../engines/fixtures.js';
-import { entitiesOf, modelInput, textPdf, writeFixture, type Placed } from './document-fixtures.js';
+import { entitiesOf, fields, modelInput, textPdf, writeFixture, type Placed } from './document-fixtures.js';
 
 /** The normalised value of every field found, by category. */
-function fields(entities: readonly Entity[]): Record<string, string | null> {
-  return Object.fromEntries(entities.filter((e) => e.type === 'Field' && !e.notDetected).map((e) => [e.category, e.keyValues[0]!.contentNormalized]));
-}
-
 function confidence(entities: readonly Entity[], category: string): number | undefined {
   return entities.find((e) => e.category === category && !e.notDetected)?.confidence;
 }

@@ -3,13 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Entity } from '../../src/modules/exports/document-export.schemas.js';
 import { invoicesPortugalModel, invoicesUniversalModel, receiptsModel } from '../../src/models/invoice.js';
 import { useScratchDir } from '../engines/fixtures.js';
-import { entitiesOf, modelInput, renderPage, scannedLook, textPdf, valueOf, writeFixture, type Placed } from './document-fixtures.js';
+import { entitiesOf, fields, modelInput, renderPage, scannedLook, textPdf, valueOf, writeFixture, type Placed } from './document-fixtures.js';
 
 /** The normalised value of every field found, by category. */
-function fields(entities: readonly Entity[]): Record<string, string | null> {
-  return Object.fromEntries(entities.filter((e) => e.type === 'Field' && !e.notDetected).map((e) => [e.category, e.keyValues[0]!.contentNormalized]));
-}
-
 const ITEMS = [
   ['Description', 'Qty', 'Unit price', 'Amount'],
   ['Consulting services', '10', '100.00', '1,000.00'],

@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Entity } from '../../src/modules/exports/document-export.schemas.js';
 import { invoicesUniversalModel } from '../../src/models/invoice.js';
 import { layoutModel } from '../../src/models/layout.js';
 import { useScratchDir } from '../engines/fixtures.js';
-import { entitiesOf, modelInput, renderPage, textPdf, writeFixture, type Placed } from './document-fixtures.js';
-
-function fields(entities: readonly Entity[]): Record<string, string | null> {
-  return Object.fromEntries(entities.filter((e) => e.type === 'Field' && !e.notDetected).map((e) => [e.category, e.keyValues[0]!.contentNormalized]));
-}
+import { entitiesOf, fields, modelInput, renderPage, textPdf, writeFixture, type Placed } from './document-fixtures.js';
 
 /** An invoice as a 300 dpi scan of A4 shows it, in pixels. */
 const SCANNED_INVOICE: Placed[] = [

@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Entity } from '../../src/modules/exports/document-export.schemas.js';
 import { receiptsModel } from '../../src/models/invoice.js';
 import { fixOcrConfusions, stripRegistration } from '../../src/models/receipt-fields.js';
 import { useScratchDir } from '../engines/fixtures.js';
-import { entitiesOf, modelInput, renderPage, scannedLook, textPdf, writeFixture, type Placed } from './document-fixtures.js';
-
-function fields(entities: readonly Entity[]): Record<string, string | null> {
-  return Object.fromEntries(entities.filter((e) => e.type === 'Field' && !e.notDetected).map((e) => [e.category, e.keyValues[0]!.contentNormalized]));
-}
+import { entitiesOf, fields, modelInput, renderPage, scannedLook, textPdf, writeFixture, type Placed } from './document-fixtures.js';
 
 /** A till receipt as thermal printers set it: centred header, items, totals with the amounts on the right. */
 function receipt(): Placed[] {
