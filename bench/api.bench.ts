@@ -31,6 +31,7 @@ import { runLoad } from './lib/run-load.js';
 import { benchScenarios, loadDeadlineSeconds, peerTwin, TARGET_CREATES_PER_SECOND, TARGET_P99_MS } from './lib/scenarios.js';
 import { ensureBenchTenant, sampleTaskIds, seedTasks, type BenchTenant } from './lib/seed.js';
 import { fetchToken } from '../test/support/http-token.js';
+import { envNumber } from './lib/env.js';
 
 /** Existing ids the status load picks from at random. */
 const ID_SAMPLE = 10_000;
@@ -43,21 +44,13 @@ interface Options {
   only?: string;
 }
 
-function positiveEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${raw}`);
-  return value;
-}
-
 function readOptions(): Options {
   return {
-    tasks: Math.floor(positiveEnv('BENCH_TASKS', 1_000_000)),
+    tasks: Math.floor(envNumber('BENCH_TASKS', 1_000_000)),
     // issue 12 measured lists with 81k tasks queued; 0 is allowed (no backlog).
-    backlog: process.env.BENCH_BACKLOG === '0' ? 0 : Math.floor(positiveEnv('BENCH_BACKLOG', 80_000)),
-    concurrency: Math.floor(positiveEnv('BENCH_CONCURRENCY', 8)),
-    seconds: positiveEnv('BENCH_SECONDS', 10),
+    backlog: Math.floor(envNumber('BENCH_BACKLOG', 80_000, { allowZero: true })),
+    concurrency: Math.floor(envNumber('BENCH_CONCURRENCY', 8)),
+    seconds: envNumber('BENCH_SECONDS', 10),
     ...(process.env.BENCH_ONLY ? { only: process.env.BENCH_ONLY } : {}),
   };
 }

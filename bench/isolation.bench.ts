@@ -23,6 +23,7 @@ import type { Scenario, ScenarioResult } from './lib/protocol.js';
 import { runLoad } from './lib/run-load.js';
 import { serveSourceFiles } from './lib/source-files.js';
 import { fetchToken } from '../test/support/http-token.js';
+import { envNumber } from './lib/env.js';
 
 /** A database of its own: the app's migrations and demo tenant, apart from docproc_bench's million tasks. */
 const ISOLATION_DATABASE = 'docproc_isolation';
@@ -40,20 +41,12 @@ const FINAL = new Set<number>([
   TaskStatus.ValidationErrorInvalidDimensions,
 ]);
 
-function positiveEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number >= 0, got ${raw}`);
-  return value;
-}
-
 const options = {
-  loadSeconds: positiveEnv('BENCH_SECONDS', 30),
-  idleSeconds: positiveEnv('BENCH_IDLE_SECONDS', 10),
-  concurrency: Math.max(1, Math.floor(positiveEnv('BENCH_CONCURRENCY', 2))),
-  textPages: Math.floor(positiveEnv('BENCH_TEXT_PAGES', 200)),
-  scannedPages: Math.floor(positiveEnv('BENCH_SCANNED_PAGES', 20)),
+  loadSeconds: envNumber('BENCH_SECONDS', 30, { allowZero: true }),
+  idleSeconds: envNumber('BENCH_IDLE_SECONDS', 10, { allowZero: true }),
+  concurrency: Math.max(1, Math.floor(envNumber('BENCH_CONCURRENCY', 2, { allowZero: true }))),
+  textPages: Math.floor(envNumber('BENCH_TEXT_PAGES', 200, { allowZero: true })),
+  scannedPages: Math.floor(envNumber('BENCH_SCANNED_PAGES', 20, { allowZero: true })),
 };
 
 function say(line = ''): void {
@@ -67,7 +60,8 @@ interface Api {
   baseUrl: string;
 }
 
-async function createTask(api: Api, displayName: string, url: string): Promise<number> {
+/** Creates a task over HTTP in the running app: its id. */
+async function postTask(api: Api, displayName: string, url: string): Promise<number> {
   const response = await fetch(`${api.baseUrl}${API}/sdtask/process`, {
     method: 'POST',
     headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' },
@@ -183,7 +177,7 @@ async function main() {
     say(`  load: /health and sdtask/status at concurrency ${options.concurrency} each, at the same time, closed loop, from two child processes`);
 
     // A small task first: the pipeline (and any engine thread) warmed up, and an id for status.
-    const warmId = await createTask(api, 'isolation warm-up', files.url('warm.pdf'));
+    const warmId = await postTask(api, 'isolation warm-up', files.url('warm.pdf'));
     const warm = await waitFinal(api, warmId, performance.now(), 300);
     say(`warm-up task ${warmId}: ${nameOf(TaskStatus, warm.status)} in ${warm.seconds.toFixed(1)} s`);
     const idlePeak = await app.peakRssBytes();
@@ -194,10 +188,10 @@ async function main() {
     const started = performance.now();
     const docs = [
       ...(options.textPages > 0
-        ? [{ name: `${options.textPages}-page text PDF`, id: await createTask(api, `isolation ${options.textPages} text pages`, files.url('text.pdf')) }]
+        ? [{ name: `${options.textPages}-page text PDF`, id: await postTask(api, `isolation ${options.textPages} text pages`, files.url('text.pdf')) }]
         : []),
       ...(options.scannedPages > 0
-        ? [{ name: `${options.scannedPages}-page scanned PDF`, id: await createTask(api, `isolation ${options.scannedPages} scanned pages`, files.url('scanned.pdf')) }]
+        ? [{ name: `${options.scannedPages}-page scanned PDF`, id: await postTask(api, `isolation ${options.scannedPages} scanned pages`, files.url('scanned.pdf')) }]
         : []),
     ];
     say(`load: ${docs.map((d) => `${d.name} (task ${d.id})`).join(' and ')} created; measuring ${options.loadSeconds} s`);
