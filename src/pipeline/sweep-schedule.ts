@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { PipelineDeps } from './pipeline-deps.js';
+import { repeatRound } from './repeating-round.js';
 import { sweep, type SweepOptions } from './sweeper.js';
 
 /**
@@ -33,9 +34,6 @@ export interface SweepSchedule {
 export function scheduleSweeps(deps: PipelineDeps, options: SweepScheduleOptions): SweepSchedule {
   const log = deps.log.child({ component: 'sweep-schedule' });
   let session: pg.Client | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  let stopped = false;
   let failing = false;
 
   const dropSession = () => {
@@ -95,20 +93,12 @@ export function scheduleSweeps(deps: PipelineDeps, options: SweepScheduleOptions
     }
   };
 
-  const tick = () => {
-    running = sweepOnce().finally(() => {
-      if (!stopped) timer = setTimeout(tick, options.everyMs);
-    });
-  };
-
   log.info({ everyMs: options.everyMs }, 'sweeps scheduled');
   // The first sweep right away: a worker (re)starting after an outage recovers what it left.
-  timer = setTimeout(tick, 0);
+  const rounds = repeatRound(options.everyMs, sweepOnce);
   return {
     stop: async () => {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+      await rounds.stop();
       const last = session;
       session = undefined;
       await last?.end().catch(() => undefined);

@@ -17,6 +17,7 @@ import { taskStatusText } from '../modules/tasks/tasks.service.js';
 import type { BatchEventData } from '../modules/webhooks/webhooks.schemas.js';
 import type { PipelineDeps } from './pipeline-deps.js';
 import { enqueueWebhookAttempt, jobId, QueueName } from './queues.js';
+import { repeatRound, type RepeatingRound } from './repeating-round.js';
 
 type Deps = Pick<PipelineDeps, 'prisma' | 'queues' | 'log'>;
 
@@ -171,22 +172,14 @@ export async function pruneWebhookHistory(deps: Pick<Deps, 'prisma'>, now: Date,
       WHERE e."createdAt" < ${before} AND NOT EXISTS (SELECT 1 FROM "WebhookDelivery" d WHERE d."eventId" = e."id") LIMIT 5000)`;
 }
 
-export interface WebhookDispatchSchedule {
-  /** Stops the timer and waits for a round under way. */
-  stop: () => Promise<void>;
-}
-
 /**
  * Runs a dispatch round every `everyMs` from a timer of this process; a round starts only after
  * the previous one ended, and a failed round (Postgres or Redis down) is logged and tried again.
  */
-export function scheduleWebhookDispatch(deps: Deps, options: { everyMs: number } & DispatchScope): WebhookDispatchSchedule {
+export function scheduleWebhookDispatch(deps: Deps, options: { everyMs: number } & DispatchScope): RepeatingRound {
   const log = deps.log.child({ component: 'webhook-dispatch' });
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  let stopped = false;
   let failing = false;
-  const round = async () => {
+  return repeatRound(options.everyMs, async () => {
     try {
       const report = await dispatchWebhooks(deps, options);
       if (report.enqueued || report.batchesFinished) log.debug(report, 'webhooks dispatched');
@@ -196,18 +189,5 @@ export function scheduleWebhookDispatch(deps: Deps, options: { everyMs: number }
       if (!failing) log.warn({ err, retryInMs: options.everyMs }, 'webhook dispatch failed');
       failing = true;
     }
-  };
-  const tick = () => {
-    running = round().finally(() => {
-      if (!stopped) timer = setTimeout(tick, options.everyMs);
-    });
-  };
-  timer = setTimeout(tick, 0);
-  return {
-    stop: async () => {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  });
 }
