@@ -53,6 +53,10 @@ export type SpeakerSource = (typeof SpeakerSource)[keyof typeof SpeakerSource];
 export const TaskAssignmentOrderType = { Sequential: 1, Parallel: 2, AnyOne: 3 } as const;
 export type TaskAssignmentOrderType = (typeof TaskAssignmentOrderType)[keyof typeof TaskAssignmentOrderType];
 
+/** TaskAssignment.reviewState values. */
+export const ReviewState = { Pending: 0, Reviewed: 1 } as const;
+export type ReviewState = (typeof ReviewState)[keyof typeof ReviewState];
+
 export const Roles = ['Administrator', 'Manager', 'Creator', 'Reviewer', 'Viewer'] as const;
 export type RoleName = (typeof Roles)[number];
 /** Roles allowed to review tasks. */

@@ -2,6 +2,7 @@ import type { Prisma } from '../generated/prisma/client.js';
 import type { Db, PrismaClient } from '../db/prisma.js';
 import { SpeakerSource, TaskStatus } from '../domain/enums.js';
 import { copyWorkspaceSpeakersToTask } from '../modules/speakers/speakers.repository.js';
+import { clearTaskResults } from '../modules/tasks/task-results.repository.js';
 import type { ModelSummary } from './engine-protocol.js';
 import type { TaskJobPayload } from './queues.js';
 import { StaleJobError } from './task-transitions.js';
@@ -69,11 +70,7 @@ export async function publishResult(
     });
     if (moved.count === 0) throw new StaleJobError(job);
     const chunkCount = result.kind === 'document' ? result.chunkCount : 0;
-    await tx.documentChunk.deleteMany({
-      where: { taskId: job.taskId, OR: [{ restartCount: { not: job.restartCount } }, { chunkNumber: { gt: chunkCount } }] },
-    });
-    await tx.transcript.deleteMany({ where: { taskId: job.taskId } });
-    await tx.taskSpeaker.deleteMany({ where: { taskId: job.taskId, source: SpeakerSource.Detected } });
+    await clearTaskResults(tx, job.taskId, { restartCount: job.restartCount, chunkCount });
     if (result.kind === 'transcript') {
       await tx.transcript.create({
         data: { taskId: job.taskId, totalTimeInSeconds: result.totalTimeInSeconds, items: result.items as unknown as Prisma.InputJsonValue },

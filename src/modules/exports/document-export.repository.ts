@@ -1,5 +1,6 @@
 import type { Db } from '../../db/prisma.js';
 import { TaskStatus } from '../../domain/enums.js';
+import { livePartsOf } from '../tasks/task-results.repository.js';
 
 const userName = { select: { name: true, userName: true, email: true } } as const;
 
@@ -25,7 +26,7 @@ const WITH_RESULT: readonly number[] = [TaskStatus.ToReview, TaskStatus.InReview
  */
 export async function loadChunks(db: Db, task: ExportedTask) {
   const parts = await db.task.findMany({
-    where: { tenantId: task.tenantId, parentTaskId: task.id, taskStatus: { not: TaskStatus.Deleted } },
+    where: livePartsOf(task.tenantId, task.id),
     orderBy: { partNumber: 'asc' },
     select: { id: true, restartCount: true, taskStatus: true },
   });

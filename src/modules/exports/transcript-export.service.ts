@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { Db } from '../../db/prisma.js';
-import { TaskStatus, TaskType } from '../../domain/enums.js';
+import { TaskType } from '../../domain/enums.js';
 import { BadRequestError } from '../../http/problem.js';
 import { toIso } from '../../http/schemas.js';
 import { signedFileUrl, userDisplayName, type ExportDeps } from './export-links.js';
 import { findTaskByRef, type TaskRef } from '../tasks/tasks.service.js';
+import { livePartsOf } from '../tasks/task-results.repository.js';
 import { markHandedOver } from '../review/review.service.js';
 import {
   transcriptAnnotation,
@@ -49,7 +50,7 @@ type LoadedTask = Awaited<ReturnType<typeof loadTask>>;
 /** The parts of a split task in part order; parts of an earlier run were marked Deleted by the reprocess. */
 function loadParts(db: Db, task: LoadedTask) {
   return db.task.findMany({
-    where: { tenantId: task.tenantId, parentTaskId: task.id, taskStatus: { not: TaskStatus.Deleted } },
+    where: livePartsOf(task.tenantId, task.id),
     orderBy: { partNumber: 'asc' },
     include: { transcript: true, speakers: { select: speakerFields, orderBy: { id: 'asc' } } },
   });

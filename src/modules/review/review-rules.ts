@@ -1,4 +1,4 @@
-import { TaskAssignmentOrderType, TaskStatus } from '../../domain/enums.js';
+import { ReviewState, TaskAssignmentOrderType, TaskStatus } from '../../domain/enums.js';
 import { taskStatusText } from '../tasks/tasks.service.js';
 
 /**
@@ -13,8 +13,8 @@ export const REVIEW_STATUSES: readonly number[] = [TaskStatus.ToReview, TaskStat
 /** How long a checkout keeps other reviewers out; checking out again extends it. */
 export const CHECKOUT_MINUTES = 30;
 
-/** TaskAssignment.reviewState values. */
-export const ReviewState = { Pending: 0, Reviewed: 1 } as const;
+/** TaskAssignment.reviewState values (domain/enums.ts). */
+export { ReviewState };
 
 export interface AssignmentState {
   position: number;

@@ -2,6 +2,7 @@ import { Prisma, type Db } from '../../db/prisma.js';
 import { TaskStatus, UserStatus } from '../../domain/enums.js';
 import type { ReviewScope } from '../users/workspace-roles.js';
 import { REVIEW_STATUSES, ReviewState } from './review-rules.js';
+import { livePartsOf } from '../tasks/task-results.repository.js';
 
 /**
  * Login looks a user up by email across organizations (the only query here without a tenantId):
@@ -145,7 +146,7 @@ export async function moveTasks(db: Db, where: Prisma.TaskWhereInput, from: numb
 
 /** Statuses of an original's parts of the current run (parts of an earlier run were marked Deleted by the reprocess). */
 export function partStatuses(db: Db, tenantId: number, parentTaskId: number) {
-  return db.task.findMany({ where: { tenantId, parentTaskId, taskStatus: { not: TaskStatus.Deleted } }, select: { taskStatus: true } });
+  return db.task.findMany({ where: livePartsOf(tenantId, parentTaskId), select: { taskStatus: true } });
 }
 
 /** The chunks of the task's current run (a run's chunks are written in batches; others are stale). */

@@ -4,6 +4,7 @@ import type { Db } from '../../db/prisma.js';
 import {
   IntegrationStatus,
   nameOf,
+  ReviewState,
   TaskStatus,
   TaskType,
   TemplateType,
@@ -17,6 +18,7 @@ import { tasksCreated } from '../../observability/metrics.js';
 import { findUsersWithRolesIn } from '../users/users.repository.js';
 import { roleInWorkspace, roleMayReview, userRolesOf } from '../users/workspace-roles.js';
 import { assertSourceAvailable } from './task-source.js';
+import { clearTaskResults, livePartsOf } from './task-results.repository.js';
 import { deleteEarlierRunFiles, deleteTaskFiles } from '../../pipeline/task-files.js';
 import {
   findTaskByExternalId,
@@ -349,13 +351,11 @@ export async function reprocessTask(deps: Deps, tenantId: number, ref: TaskRef, 
       },
     });
     if (restarted.count === 0) throw superseded();
-    await tx.documentChunk.deleteMany({ where: { taskId: task.id } });
-    await tx.transcript.deleteMany({ where: { taskId: task.id } });
-    await tx.taskSpeaker.deleteMany({ where: { taskId: task.id, source: 1 } });
-    await tx.taskAssignment.updateMany({ where: { taskId: task.id }, data: { reviewState: 0, reviewedAt: null } });
+    await clearTaskResults(tx, task.id);
+    await tx.taskAssignment.updateMany({ where: { taskId: task.id }, data: { reviewState: ReviewState.Pending, reviewedAt: null } });
     // Parts of an earlier split are superseded by the parts the new run will make, and leave
     // their batch's count of tasks.
-    const parts = await tx.task.findMany({ where: { tenantId, parentTaskId: task.id, taskStatus: { not: TaskStatus.Deleted } }, select: { id: true, batchId: true } });
+    const parts = await tx.task.findMany({ where: livePartsOf(tenantId, task.id), select: { id: true, batchId: true } });
     if (parts.length) {
       await tx.task.updateMany({ where: { id: { in: parts.map((p) => p.id) } }, data: { taskStatus: TaskStatus.Deleted, statusChangedAt: now } });
       const perBatch = new Map<number, number>();
