@@ -47,7 +47,7 @@ const idOf = (location: string) => new URL(location).pathname.split('/').pop()!;
 const problem = (res: RawResponse, status: number) => expectProblem(res as LightMyRequestResponse, status);
 
 /** A finished upload of a real PDF, sent by the TUS client integrators use. */
-async function completeUpload(t: TestTenant, file: string, filename: string): Promise<string> {
+async function uploadWithTusClient(t: TestTenant, file: string, filename: string): Promise<string> {
   const bytes = await readFile(file);
   return new Promise((resolve, reject) => {
     const u: tus.Upload = new tus.Upload(bytes, {
@@ -107,7 +107,7 @@ describe('TUS uploads of another organization', () => {
     b = await createTestTenant(ctx);
     const file = path.join(dir, 'a.pdf');
     await writeFile(file, await numberedPagesPdf(2));
-    aDone = await completeUpload(a, file, 'a-confidential.pdf');
+    aDone = await uploadWithTusClient(a, file, 'a-confidential.pdf');
     aPartial = await partialUpload(a, 64, Buffer.alloc(16, 0x61), 'a-in-progress.pdf');
     before = { done: await snapshot(a, aDone), partial: await snapshot(a, aPartial) };
     expect(before.done.status).toBe(200);

@@ -16,7 +16,7 @@ import { startBreakableInfra, type BreakableInfra } from './support/breakable-in
 import { createTestTenant, type TestTenant } from './support/context.js';
 import { numberedPagesPdf } from './support/fixtures.js';
 import { waitFor } from './support/processes.js';
-import { EXTERNAL } from './support/tenant-objects.js';
+import { completeUpload, subscribeWebhook } from './support/tenant-objects.js';
 import { startWebhookReceiver, verifiedEvent, type WebhookReceiver } from './support/webhook-receiver.js';
 
 /** Long enough to flush Redis while the retry's job waits in it. */
@@ -68,26 +68,7 @@ afterAll(async () => {
 
 async function createHook(t: TestTenant, name: string) {
   const hookPath = `/${name}`;
-  const res = await app.inject({ method: 'POST', url: `${EXTERNAL}/webhooks`, headers: t.headers, payload: { url: receiver.url(hookPath), eventTypes: ['upload.completed'] } });
-  expect(res.statusCode, res.body).toBe(200);
-  return { webhookId: res.json().webhookId as number, secret: res.json().secret as string, path: hookPath };
-}
-
-/** A TUS upload's last byte: the change whose transaction writes upload.completed. */
-async function completeUpload(t: TestTenant): Promise<string> {
-  const pdf = await numberedPagesPdf(1);
-  const meta = `filetype ${Buffer.from('application/pdf').toString('base64')}`;
-  const created = await app.inject({ method: 'POST', url: '/files', headers: { ...t.headers, 'tus-resumable': '1.0.0', 'upload-length': String(pdf.length), 'upload-metadata': meta } });
-  expect(created.statusCode, created.body).toBe(201);
-  const location = String(created.headers.location);
-  const sent = await app.inject({
-    method: 'PATCH',
-    url: new URL(location).pathname,
-    headers: { ...t.headers, 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
-    payload: pdf,
-  });
-  expect(sent.statusCode, sent.body).toBe(204);
-  return location.split('/').pop()!;
+  return { ...(await subscribeWebhook({ app }, t, receiver.url(hookPath), ['upload.completed'])), path: hookPath };
 }
 
 async function onlyDelivery(webhookId: number) {
@@ -104,7 +85,7 @@ describe('Redis losing the jobs', () => {
     const queue = services.queues[QueueName.Webhook];
     await queue.pause();
     try {
-      const uploadId = await completeUpload(t);
+      const uploadId = await completeUpload({ app }, t, await numberedPagesPdf(1));
       const queued = await waitFor(async () => {
         const d = await onlyDelivery(hook.webhookId);
         return d.dispatchedAt ? d : undefined;
@@ -127,7 +108,7 @@ describe('Redis losing the jobs', () => {
     const t = await createTestTenant({ app, prisma: services.prisma });
     const hook = await createHook(t, 'flushed-while-retrying');
     receiver.script(hook.path, [{ status: 503, body: 'busy' }]);
-    await completeUpload(t);
+    await completeUpload({ app }, t, await numberedPagesPdf(1));
     const waiting = await waitFor(async () => {
       const d = await onlyDelivery(hook.webhookId);
       return d.attempts === 1 && d.dispatchedAt && d.lastStatusCode === 503 ? d : undefined;

@@ -17,7 +17,7 @@ import { startTestWorkers, waitForFinalStatus } from './support/pipeline.js';
 import { expectProblem } from './support/problem.js';
 import { waitFor } from './support/processes.js';
 import { createUser, seedDocumentTask, userHeaders } from './support/review.js';
-import { EXTERNAL, sendChunk, startUpload } from './support/tenant-objects.js';
+import { completeUpload, EXTERNAL, subscribeWebhook } from './support/tenant-objects.js';
 import { startWebhookReceiver, verifiedEvent, type WebhookReceiver } from './support/webhook-receiver.js';
 import { createTask } from './support/tasks.js';
 
@@ -73,19 +73,7 @@ interface CreatedHook {
 
 async function createHook(t: TestTenant, eventTypes: readonly string[] = WEBHOOK_EVENT_TYPES, name = 'hook'): Promise<CreatedHook> {
   const path = `/${name}/${randomUUID()}`;
-  const res = await ctx.app.inject({ method: 'POST', url: WEBHOOKS, headers: t.headers, payload: { url: receiver.url(path), eventTypes } });
-  expect(res.statusCode, res.body).toBe(200);
-  const body = res.json();
-  expect(body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-  return { webhookId: body.webhookId, secret: body.secret, path };
-}
-
-/** Sends a small PDF through TUS: its last byte completes the upload (upload.completed). */
-async function completeUpload(t: TestTenant): Promise<string> {
-  const id = await startUpload(ctx, t, pdf.length);
-  const sent = await sendChunk(ctx, t.headers, `/files/${id}`, 0, pdf);
-  expect(sent.statusCode, sent.body).toBe(204);
-  return id;
+  return { ...(await subscribeWebhook(ctx, t, receiver.url(path), eventTypes)), path };
 }
 
 async function history(t: TestTenant, webhookId: number, query = 'pageSize=100') {
@@ -111,7 +99,7 @@ describe('events of a task going through the pipeline and the review', () => {
     const hook = await createHook(t);
     const batchId = (await ctx.app.inject({ method: 'POST', url: `${EXTERNAL}/sdbatch`, headers: t.headers, payload: { displayName: 'webhooks' } })).json().batchId as number;
 
-    const uploadId = await completeUpload(t);
+    const uploadId = await completeUpload(ctx, t, pdf);
     const good = await createTask(ctx.app, t, `${publicBaseUrl(ctx.config)}/files/${uploadId}`, { batchId });
     const bad = await createTask(ctx.app, t, files.url('/notes.txt'), { batchId });
     const processed = await waitForFinalStatus(ctx, good);
@@ -221,7 +209,7 @@ describe('retries', () => {
       { status: 503, body: 'busy' },
       { status: 500, body: 'still busy' },
     ]);
-    await completeUpload(t);
+    await completeUpload(ctx, t, pdf);
     const requests = await receiver.waitForRequests(hook.path, 3);
     const [delivery] = await waitFor(
       async () => {
@@ -254,7 +242,7 @@ describe('retries', () => {
     const t = await newTenant();
     const hook = await createHook(t, ['upload.completed'], 'gone');
     receiver.always(hook.path, { status: 500, body: 'down' });
-    await completeUpload(t);
+    await completeUpload(ctx, t, pdf);
     const [failed] = await waitFor(async () => {
       const { items } = await history(t, hook.webhookId);
       return items[0]?.status === 'failed' ? items : undefined;
@@ -273,12 +261,12 @@ describe('retries', () => {
     const hook = await createHook(t, ['upload.completed'], 'down');
     receiver.always(hook.path, { status: 500, body: 'down' });
     const get = async () => (await ctx.app.inject({ method: 'GET', url: `${WEBHOOKS}/${hook.webhookId}`, headers: t.headers })).json();
-    await completeUpload(t);
+    await completeUpload(ctx, t, pdf);
     await waitFor(async () => ((await history(t, hook.webhookId)).items[0]?.status === 'failed' ? true : undefined), 'the first delivery to fail');
     const { failingSince } = await get();
     // An attempt failing once the endpoint has failed for longer than allowed disables it.
     await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(failingSince) + DISABLE_AFTER_MS - Date.now())));
-    await completeUpload(t);
+    await completeUpload(ctx, t, pdf);
     const disabled = await waitFor<Record<string, any>>(async () => {
       const shown = await get();
       return shown.enabled === false ? shown : undefined;
@@ -296,7 +284,7 @@ describe('retries', () => {
     expect(requestsSoFar).toBe(first!.attempts + last!.attempts);
 
     // While disabled: no new deliveries, and redelivery is refused.
-    await completeUpload(t);
+    await completeUpload(ctx, t, pdf);
     expect((await history(t, hook.webhookId)).totalCount).toBe(2);
     const redeliver = () => ctx.app.inject({ method: 'POST', url: `${WEBHOOKS}/${hook.webhookId}/deliveries/${first!.deliveryId}/redeliver`, headers: t.headers });
     expectProblem(await redeliver(), 409, 'WebhookDisabled');
@@ -332,7 +320,7 @@ describe('signatures', () => {
     expect(shown.previousSecretExpiresOn).toBe(previousSecretExpiresOn);
     expect(shown).not.toHaveProperty('secret');
 
-    await completeUpload(t);
+    await completeUpload(ctx, t, pdf);
     const [request] = await receiver.waitForRequests(hook.path, 1);
     expect(String(request!.headers['webhook-signature']).split(' ')).toHaveLength(2);
     expect(verifiedEvent(request!, secret).type).toBe('upload.completed');
@@ -463,7 +451,7 @@ describe('endpoint management', () => {
     const a = await newTenant();
     const b = await newTenant();
     const hook = await createHook(a, ['upload.completed'], 'tenant-a');
-    await completeUpload(a);
+    await completeUpload(ctx, a, pdf);
     await receiver.waitForRequests(hook.path, 1);
     const [delivery] = (await history(a, hook.webhookId)).items;
     const own = await createHook(b, ['upload.completed'], 'tenant-b');

@@ -46,7 +46,7 @@ export interface TenantObjects {
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
 /** Starts a TUS upload of `length` bytes through the API; returns its id. */
-export async function startUpload(ctx: TestContext, t: TestTenant, length: number, workspaceId = t.defaultWorkspaceId): Promise<string> {
+export async function startUpload(ctx: Pick<TestContext, 'app'>, t: TestTenant, length: number, workspaceId = t.defaultWorkspaceId): Promise<string> {
   const res = await ctx.app.inject({
     method: 'POST',
     url: '/files',
@@ -62,13 +62,30 @@ export async function startUpload(ctx: TestContext, t: TestTenant, length: numbe
 }
 
 /** Sends `content` as the next chunk of an upload (TUS PATCH). */
-export function sendChunk(ctx: TestContext, headers: Record<string, string>, url: string, offset: number, content: Buffer) {
+export function sendChunk(ctx: Pick<TestContext, 'app'>, headers: Record<string, string>, url: string, offset: number, content: Buffer) {
   return ctx.app.inject({
     method: 'PATCH',
     url,
     headers: { ...headers, 'tus-resumable': '1.0.0', 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
     payload: content,
   });
+}
+
+/** A whole PDF sent through TUS in one chunk: its last byte completes the upload (upload.completed). Its id. */
+export async function completeUpload(ctx: Pick<TestContext, 'app'>, t: TestTenant, pdf: Buffer): Promise<string> {
+  const id = await startUpload(ctx, t, pdf.length);
+  const sent = await sendChunk(ctx, t.headers, `/files/${id}`, 0, pdf);
+  expect(sent.statusCode, sent.body).toBe(204);
+  return id;
+}
+
+/** A webhook subscription of the organization to `eventTypes`, delivered to `url`: its id and signing secret. */
+export async function subscribeWebhook(ctx: Pick<TestContext, 'app'>, t: TestTenant, url: string, eventTypes: readonly string[]): Promise<{ webhookId: number; secret: string }> {
+  const res = await ctx.app.inject({ method: 'POST', url: `${EXTERNAL}/webhooks`, headers: t.headers, payload: { url, eventTypes } });
+  expect(res.statusCode, res.body).toBe(200);
+  const body = res.json();
+  expect(body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+  return { webhookId: body.webhookId as number, secret: body.secret as string };
 }
 
 export async function createTenantObjects(ctx: TestContext): Promise<TenantObjects> {
