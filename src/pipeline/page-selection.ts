@@ -1,4 +1,5 @@
 import { TemplateType } from '../domain/enums.js';
+import { parsePageRange } from '../domain/page-range.js';
 
 /** Pages OCR workspaces process; later pages have no detections (spec: Limits). */
 export const OCR_PAGE_LIMIT = 200;
@@ -11,8 +12,7 @@ export const OCR_PAGE_LIMIT = 200;
 export function selectPages(pageRange: string | undefined, pageCount: number): number[] {
   if (!pageRange || pageRange.trim() === '') return Array.from({ length: pageCount }, (_, i) => i + 1);
   const selected = new Set<number>();
-  for (const part of pageRange.split(',')) {
-    const [from, to = from] = part.split('-').map((n) => Number(n.trim())) as [number, number?];
+  for (const { from, to } of parsePageRange(pageRange)) {
     for (let page = from; page <= Math.min(to, pageCount); page += 1) selected.add(page);
   }
   return [...selected].sort((a, b) => a - b);

@@ -1,12 +1,10 @@
 import { z } from 'zod';
 import { IntegrationStatus, TaskAssignmentOrderType, TaskStatus } from '../../domain/enums.js';
+import { PAGE_RANGE_PATTERN } from '../../domain/page-range.js';
 import { paginationQuery, pageSchema, sortParam, utcDateTime } from '../../http/list-query.js';
 import { bodyRowId, intEnum, isoDateTime, repeatable, rowId } from '../../http/schemas.js';
 
 export const TRANSCRIPT_LANGUAGES = ['pt-PT', 'en-US', 'fr-FR', 'de-DE', 'es-ES'] as const;
-
-/** Positive page numbers and ranges, comma separated ("1-3,5"); empty means the whole document. */
-export const PAGE_RANGE_PATTERN = /^\s*\d+\s*(-\s*\d+\s*)?(,\s*\d+\s*(-\s*\d+\s*)?)*$/;
 
 const taskContext = z
   .strictObject({

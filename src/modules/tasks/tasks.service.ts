@@ -11,6 +11,7 @@ import {
   WorkspaceType,
   type TaskAssignmentOrderType,
 } from '../../domain/enums.js';
+import { pageRangeProblems } from '../../domain/page-range.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, type FieldError } from '../../http/problem.js';
 import { toIso } from '../../http/schemas.js';
 import { enqueuePreprocess } from '../../pipeline/queues.js';
@@ -99,11 +100,7 @@ function assertRequestFitsWorkspace(body: CreateTaskBody, workspace: Workspace):
     refuse('context.pageRange', 'pageRange is available in Invoices, Receipts, Layout, ID Documents and Custom workspaces only');
   }
   if (hasPageRange) {
-    for (const part of ctx.pageRange!.split(',')) {
-      const [from, to] = part.split('-').map((n) => Number(n.trim()));
-      if (from === 0 || to === 0) refuse('context.pageRange', 'page numbers start at 1');
-      if (to !== undefined && from! > to) refuse('context.pageRange', `range ${part.trim()} runs backwards`);
-    }
+    for (const problem of pageRangeProblems(ctx.pageRange!)) refuse('context.pageRange', problem);
   }
   if (ctx.transcriptLanguage && !isTranscript) refuse('context.transcriptLanguage', 'transcriptLanguage is for Transcription workspaces only');
   if (ctx.splitChunkDurationMinutes !== undefined) {
