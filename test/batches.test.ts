@@ -23,7 +23,8 @@ afterAll(async () => {
 
 const url = '/api/v1.0/external/sdbatch';
 
-function createBatch(t: TestTenant, payload: Record<string, unknown>) {
+/** POST sdbatch: the raw response. */
+function postBatch(t: TestTenant, payload: Record<string, unknown>) {
   return ctx.app.inject({ method: 'POST', url, headers: t.headers, payload });
 }
 
@@ -31,10 +32,10 @@ describe('batches', () => {
   it('creates a batch in the default or a given workspace, with zero counts', async () => {
     const t = await createTestTenant(ctx);
     const receipts = (await createWorkspace(ctx.prisma, { tenantId: t.tenantId, name: 'r', templateType: TemplateType.Receipts })).workspaceId;
-    const a = await createBatch(t, { displayName: 'January', description: 'invoices' });
+    const a = await postBatch(t, { displayName: 'January', description: 'invoices' });
     expect(a.statusCode, a.body).toBe(200);
     expect(a.json()).toMatchObject({ workspaceId: t.defaultWorkspaceId, displayName: 'January', description: 'invoices', totalTasks: 0, totalTasksInHistory: 0 });
-    const b = (await createBatch(t, { displayName: 'Receipts', workspaceId: receipts })).json();
+    const b = (await postBatch(t, { displayName: 'Receipts', workspaceId: receipts })).json();
     expect(b.workspaceId).toBe(receipts);
     const got = await ctx.app.inject({ method: 'GET', url: `${url}?batchId=${a.json().batchId}`, headers: t.headers });
     expect(got.json()).toEqual(a.json());
@@ -43,16 +44,16 @@ describe('batches', () => {
   it('rejects a missing name (400) and a missing or foreign workspace (404)', async () => {
     const t = await createTestTenant(ctx);
     const other = await createTestTenant(ctx);
-    expectProblem(await createBatch(t, {}), 400);
-    expectProblem(await createBatch(t, { displayName: '  ' }), 400);
-    expectProblem(await createBatch(t, { displayName: 'x', workspaceId: 99_999_999 }), 404);
-    expectProblem(await createBatch(t, { displayName: 'x', workspaceId: other.defaultWorkspaceId }), 404);
+    expectProblem(await postBatch(t, {}), 400);
+    expectProblem(await postBatch(t, { displayName: '  ' }), 400);
+    expectProblem(await postBatch(t, { displayName: 'x', workspaceId: 99_999_999 }), 404);
+    expectProblem(await postBatch(t, { displayName: 'x', workspaceId: other.defaultWorkspaceId }), 404);
   });
 
   it('answers 400 without batchId and 404 for an unknown or foreign batch', async () => {
     const t = await createTestTenant(ctx);
     const other = await createTestTenant(ctx);
-    const theirs = (await createBatch(other, { displayName: 'theirs' })).json();
+    const theirs = (await postBatch(other, { displayName: 'theirs' })).json();
     expectProblem(await ctx.app.inject({ method: 'GET', url, headers: t.headers }), 400);
     expectProblem(await ctx.app.inject({ method: 'GET', url: `${url}?batchId=99999999`, headers: t.headers }), 404);
     expectProblem(await ctx.app.inject({ method: 'GET', url: `${url}?batchid=${theirs.batchId}`, headers: t.headers }), 404);
@@ -60,7 +61,7 @@ describe('batches', () => {
 
   it('keeps totalTasks and totalTasksInHistory true to the tasks', async () => {
     const t = await createTestTenant(ctx);
-    const batch = (await createBatch(t, { displayName: 'b' })).json();
+    const batch = (await postBatch(t, { displayName: 'b' })).json();
     const ids: number[] = [];
     for (let i = 0; i < 3; i += 1) {
       const res = await ctx.app.inject({
@@ -78,7 +79,7 @@ describe('batches', () => {
 
   it('counts only the live tasks of a reprocessed split: the original and its new parts, not the superseded ones', async () => {
     const t = await createTestTenant(ctx);
-    const batch = (await createBatch(t, { displayName: 'split' })).json();
+    const batch = (await postBatch(t, { displayName: 'split' })).json();
     const res = await ctx.app.inject({
       method: 'POST',
       url: '/api/v1.0/external/sdtask/process',

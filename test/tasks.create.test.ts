@@ -26,7 +26,8 @@ function create(t: TestTenant, body: Record<string, unknown>, url = createUrl) {
   return ctx.app.inject({ method: 'POST', url, headers: t.headers, payload: { context: { url: files.url('/doc.pdf') }, ...body } });
 }
 
-async function workspace(t: TestTenant, templateType: TemplateType) {
+/** A new workspace of this template type in the organization: its id. */
+async function workspaceFor(t: TestTenant, templateType: TemplateType) {
   return (await createWorkspace(ctx.prisma, { tenantId: t.tenantId, name: `ws ${templateType}`, templateType })).workspaceId;
 }
 
@@ -90,7 +91,7 @@ describe('create task: accepted requests', () => {
 
   it('accepts transcript options in a Transcription workspace and pageRange in a Layout one', async () => {
     const t = await createTestTenant(ctx);
-    const transcripts = await workspace(t, TemplateType.Transcripts);
+    const transcripts = await workspaceFor(t, TemplateType.Transcripts);
     const ok = await create(t, {
       workspaceId: transcripts,
       context: { url: files.url('/doc.pdf'), transcriptLanguage: 'pt-PT', splitTaskInChunks: true, splitChunkDurationMinutes: 5 },
@@ -113,11 +114,11 @@ describe('create task: accepted requests', () => {
 describe('create task: rejections', () => {
   it('answers every invalid request with 400 and the field at fault', async () => {
     const t = await createTestTenant(ctx);
-    const template = await workspace(t, TemplateType.Template);
-    const labelling = await workspace(t, TemplateType.Labelling);
-    const transcripts = await workspace(t, TemplateType.Transcripts);
-    const receipts = await workspace(t, TemplateType.Receipts);
-    const anonymization = await workspace(t, TemplateType.ImageAnonymization);
+    const template = await workspaceFor(t, TemplateType.Template);
+    const labelling = await workspaceFor(t, TemplateType.Labelling);
+    const transcripts = await workspaceFor(t, TemplateType.Transcripts);
+    const receipts = await workspaceFor(t, TemplateType.Receipts);
+    const anonymization = await workspaceFor(t, TemplateType.ImageAnonymization);
     const url = files.url('/doc.pdf');
     const cases: Array<[string, Record<string, unknown>, string]> = [
       ['no context', { context: undefined }, 'context'],
@@ -189,7 +190,7 @@ describe('create task: rejections', () => {
 
   it('answers 400 for a batch of another workspace and for a workspace without pipeline', async () => {
     const t = await createTestTenant(ctx);
-    const receipts = await workspace(t, TemplateType.Receipts);
+    const receipts = await workspaceFor(t, TemplateType.Receipts);
     const batch = (await ctx.app.inject({ method: 'POST', url: '/api/v1.0/external/sdbatch', headers: t.headers, payload: { displayName: 'b', workspaceId: receipts } })).json();
     expectProblem(await create(t, { batchId: batch.batchId }), 400, 'BatchWorkspaceMismatch');
     await ctx.prisma.workspace.update({ where: { id: receipts }, data: { hasPipeline: false } });

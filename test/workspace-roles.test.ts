@@ -26,7 +26,8 @@ afterAll(async () => {
   await files.close();
 });
 
-async function workspace(t: TestTenant, name: string): Promise<number> {
+/** A Layout workspace of this name in the organization: its id. */
+async function namedWorkspace(t: TestTenant, name: string): Promise<number> {
   return (await createWorkspace(ctx.prisma, { tenantId: t.tenantId, name, templateType: TemplateType.Layout })).workspaceId;
 }
 
@@ -55,8 +56,8 @@ async function listedIds(h: Headers): Promise<number[]> {
 describe('a workspace invitation grants that workspace only', () => {
   it('creates a user without a tenant role who reviews in that workspace and nowhere else', async () => {
     const t = await createTestTenant(ctx);
-    const invited = await workspace(t, 'Invited');
-    const other = await workspace(t, 'Other');
+    const invited = await namedWorkspace(t, 'Invited');
+    const other = await namedWorkspace(t, 'Other');
     const mine = await seedDocumentTask(ctx, t, { data: { workspaceId: invited } });
     const elsewhere = [await seedDocumentTask(ctx, t), await seedDocumentTask(ctx, t, { data: { workspaceId: other } })];
 
@@ -87,7 +88,7 @@ describe('a workspace invitation grants that workspace only', () => {
 
   it('gives a Viewer of the workspace no review right anywhere', async () => {
     const t = await createTestTenant(ctx);
-    const invited = await workspace(t, 'Invited');
+    const invited = await namedWorkspace(t, 'Invited');
     await seedDocumentTask(ctx, t);
     await invite(ctx.app, t, [{ email: 'vic@example.com', roleName: 'Viewer' }], invited);
     await acceptLatestInvitation(ctx, t.tenantId, 'vic@example.com', PASSWORD);
@@ -96,7 +97,7 @@ describe('a workspace invitation grants that workspace only', () => {
 
   it('leaves the tenant role of a user already in the organization, and adds the membership', async () => {
     const t = await createTestTenant(ctx);
-    const invited = await workspace(t, 'Invited');
+    const invited = await namedWorkspace(t, 'Invited');
     await invite(ctx.app, t, [{ email: 'mia@example.com', roleName: 'Manager' }]);
     await invite(ctx.app, t, [{ email: 'mia@example.com', roleName: 'Viewer' }], invited);
     expect((await rolesListed(ctx.app, t))['mia@example.com']).toBe('Manager');
@@ -105,7 +106,7 @@ describe('a workspace invitation grants that workspace only', () => {
 
   it('gives a workspace-only user a tenant role when invited to the organization, with a notice once active', async () => {
     const t = await createTestTenant(ctx);
-    const invited = await workspace(t, 'Invited');
+    const invited = await namedWorkspace(t, 'Invited');
     const inDefault = await seedDocumentTask(ctx, t);
     await invite(ctx.app, t, [{ email: 'ola@example.com', roleName: 'Reviewer' }], invited);
     await acceptLatestInvitation(ctx, t.tenantId, 'ola@example.com', PASSWORD);
@@ -132,7 +133,7 @@ describe('reviewer assignment honours workspace roles', () => {
 
   it("accepts or refuses each user by their role in the task's workspace", async () => {
     const t = await createTestTenant(ctx);
-    const nine = await workspace(t, 'Nine');
+    const nine = await namedWorkspace(t, 'Nine');
     // Reviewer in the organization, Viewer in workspace nine; and the opposite.
     await invite(ctx.app, t, [{ email: 'rex@example.com', roleName: 'Reviewer' }, { email: 'val@example.com', roleName: 'Viewer' }]);
     await invite(ctx.app, t, [{ email: 'rex@example.com', roleName: 'Viewer' }, { email: 'val@example.com', roleName: 'Reviewer' }], nine);
