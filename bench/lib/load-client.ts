@@ -45,7 +45,7 @@ interface Answer {
   body: string;
 }
 
-function readBody(response: IncomingMessage): Promise<string> {
+function responseText(response: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     response.on('data', (c: Buffer) => chunks.push(c));
@@ -67,7 +67,7 @@ function createSender(plan: LoadPlan, target: Target, sockets: number) {
       if (req.body !== undefined) headers['content-type'] = 'application/json';
       const outgoing = http.request(
         { host: base.hostname, port: base.port, method: req.method, path: req.path, agent, headers },
-        (response) => readBody(response).then((body) => resolve({ status: response.statusCode ?? 0, body }), reject),
+        (response) => responseText(response).then((body) => resolve({ status: response.statusCode ?? 0, body }), reject),
       );
       outgoing.on('error', reject);
       outgoing.end(req.body);

@@ -16,7 +16,7 @@ interface FakeAsrServer {
   close: () => Promise<void>;
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
+async function requestBytes(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
@@ -26,7 +26,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 async function startFakeAsrServer(): Promise<FakeAsrServer> {
   const fake: Omit<FakeAsrServer, 'url' | 'close'> = { requests: [], answer: { status: 200, body: {} } };
   const server: Server = createServer(async (req, res) => {
-    const form = await new Response(await readBody(req), { headers: { 'content-type': req.headers['content-type'] ?? '' } }).formData();
+    const form = await new Response(await requestBytes(req), { headers: { 'content-type': req.headers['content-type'] ?? '' } }).formData();
     const fields: Record<string, string[]> = {};
     let fileBytes = 0;
     for (const [name, value] of form.entries()) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildPageText, type PageWord } from '../../src/models/text-lines.js';
 
 /** Words of a text layer (points, top-left origin), each `size` high, set one after another from x. */
-function words(text: string, x: number, top: number, size = 10): PageWord[] {
+function placedWords(text: string, x: number, top: number, size = 10): PageWord[] {
   let left = x;
   return text.split(' ').map((word) => {
     const width = word.length * size * 0.5;
@@ -18,10 +18,10 @@ describe('lines of a text layer', () => {
   it('keeps the small lines beside a tall title apart from it and from each other', () => {
     // A 30 pt title on the right, level with the first of three 9 pt lines of the vendor's block.
     const page = [
-      ...words('INVOICE', 400, 40, 30),
-      ...words('Northwind Supplies Ltd', 50, 41, 9),
-      ...words('12 Harbour Road', 50, 52, 9),
-      ...words('Bristol BS1 4QA', 50, 63, 9),
+      ...placedWords('INVOICE', 400, 40, 30),
+      ...placedWords('Northwind Supplies Ltd', 50, 41, 9),
+      ...placedWords('12 Harbour Road', 50, 52, 9),
+      ...placedWords('Bristol BS1 4QA', 50, 63, 9),
     ];
     const lines = lineTexts(page);
     expect(lines).toHaveLength(4);
@@ -33,14 +33,14 @@ describe('lines of a text layer', () => {
 
   it('does not interleave the lines of a footer set beside a larger name', () => {
     // An 18 pt name spanning the height of two 8 pt lines set right after it.
-    const page = [...words('Northwind', 50, 800, 18), ...words('Registered office: 12 Harbour Road', 150, 802, 8), ...words('VAT GB123456789', 150, 811, 8)];
+    const page = [...placedWords('Northwind', 50, 800, 18), ...placedWords('Registered office: 12 Harbour Road', 150, 802, 8), ...placedWords('VAT GB123456789', 150, 811, 8)];
     const lines = lineTexts(page);
     expect(lines).toContain('VAT GB123456789');
     expect(lines.some((line) => line.endsWith('Registered office: 12 Harbour Road'))).toBe(true);
   });
 
   it('keeps a label and its larger value on one line, and splits columns at wide gaps', () => {
-    const page = [...words('Total due:', 300, 502, 10), ...words('1,537.50 EUR', 355, 500, 13), ...words('Thank you', 50, 501, 10)];
+    const page = [...placedWords('Total due:', 300, 502, 10), ...placedWords('1,537.50 EUR', 355, 500, 13), ...placedWords('Thank you', 50, 501, 10)];
     const text = buildPageText(page);
     expect(text.lines.map((l) => l.text)).toEqual(['Thank you', 'Total due: 1,537.50 EUR']);
     expect(text.rows).toHaveLength(1);

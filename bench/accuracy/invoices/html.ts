@@ -194,7 +194,7 @@ const LAYOUTS: Record<InvoiceSpec['layout'], (spec: InvoiceSpec) => string> = {
     <tr><td colspan="2">${spec.due ? `<div class="muted">${escape(spec.due.label)}</div><div>${escape(spec.due.printed)}</div>` : '<div class="muted">Mode/Terms of Payment</div><div>Immediate</div>'}</td></tr>
     <tr><td colspan="3">${customerBlock(spec)}</td></tr></table>
     ${itemsTable(spec, true)}${totalsTable(spec, true)}
-    <div style="margin-top:12px">Amount Chargeable (in words): ${escape(spec.currency)} ${escape(words(spec.total.amount.cents))} Only</div>${bankBlock(spec)}${notes(spec)}`,
+    <div style="margin-top:12px">Amount Chargeable (in words): ${escape(spec.currency)} ${escape(amountInWords(spec.total.amount.cents))} Only</div>${bankBlock(spec)}${notes(spec)}`,
 
   parties: (spec) => `
     <div class="title" style="text-align:center;margin-bottom:20px">${escape(spec.title)}</div>
@@ -216,7 +216,7 @@ const LAYOUTS: Record<InvoiceSpec['layout'], (spec: InvoiceSpec) => string> = {
 };
 
 /** A number in English words, as Indian invoices print the total ("One Lakh Eighteen Thousand"). */
-function words(cents: number): string {
+function amountInWords(cents: number): string {
   const units = ['', 'One', 'Two', 'Three', 'Four', 'Five', 'Six', 'Seven', 'Eight', 'Nine', 'Ten', 'Eleven', 'Twelve', 'Thirteen', 'Fourteen', 'Fifteen', 'Sixteen', 'Seventeen', 'Eighteen', 'Nineteen'];
   const tens = ['', '', 'Twenty', 'Thirty', 'Forty', 'Fifty', 'Sixty', 'Seventy', 'Eighty', 'Ninety'];
   const below100 = (n: number) => (n < 20 ? units[n]! : `${tens[Math.floor(n / 10)]}${n % 10 ? ` ${units[n % 10]}` : ''}`);
