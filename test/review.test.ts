@@ -12,6 +12,7 @@ import { expectProblem } from './support/problem.js';
 import {
   createUser,
   entityIndex,
+  listedIds,
   login,
   PASSWORD,
   seedDocumentTask,
@@ -45,12 +46,6 @@ const review = {
 /** One key-value edit of the seeded invoice's only chunk. */
 async function editValue(category: string, content: string, version?: number) {
   return { chunks: [{ chunkNumber: 1, ...(version ? { version } : {}), edits: [{ entityIndex: await entityIndex(category), content }] }] };
-}
-
-async function listedIds(h: Headers): Promise<number[]> {
-  const res = await review.list(h);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().items.map((t: { taskId: number }) => t.taskId);
 }
 
 async function taskRow(taskId: number) {
@@ -155,14 +150,14 @@ describe('tokens and permissions', () => {
     const viewer = await createUser(ctx, t, { roleName: 'Viewer' });
     await ctx.prisma.workspaceMember.create({ data: { workspaceId: receipts.id, userId: viewer.id, roleName: 'Reviewer' } });
     const headers = await userHeaders(app, viewer);
-    expect(await listedIds(headers)).toEqual([inReceipts.id]);
+    expect(await listedIds(app, headers)).toEqual([inReceipts.id]);
     expectProblem(await review.get(headers, task.id), 403, 'ReviewNotPermitted');
 
     const reviewer = await createUser(ctx, t);
     await ctx.prisma.workspaceMember.create({ data: { workspaceId: receipts.id, userId: reviewer.id, roleName: 'Viewer' } });
     const reviewerHeaders = await userHeaders(app, reviewer);
-    expect(await listedIds(reviewerHeaders)).toContain(task.id);
-    expect(await listedIds(reviewerHeaders)).not.toContain(inReceipts.id);
+    expect(await listedIds(app, reviewerHeaders)).toContain(task.id);
+    expect(await listedIds(app, reviewerHeaders)).not.toContain(inReceipts.id);
     expectProblem(await review.checkout(reviewerHeaders, inReceipts.id), 403, 'ReviewNotPermitted');
   });
 });
@@ -184,9 +179,9 @@ describe('Sequential assignment', () => {
     const task = await seedDocumentTask(ctx, t, { assignedUsers: [first.email, second.email], order: TaskAssignmentOrderType.Sequential });
     const outsider = await userHeaders(app, await createUser(ctx, t));
 
-    expect(await listedIds(h1)).toContain(task.id);
-    expect(await listedIds(h2)).not.toContain(task.id);
-    expect(await listedIds(outsider)).not.toContain(task.id);
+    expect(await listedIds(app, h1)).toContain(task.id);
+    expect(await listedIds(app, h2)).not.toContain(task.id);
+    expect(await listedIds(app, outsider)).not.toContain(task.id);
     expectProblem(await review.checkout(h2, task.id), 403, 'NotYourTurn');
     expectProblem(await review.complete(h2, task.id), 403, 'NotYourTurn');
     expectProblem(await review.get(h2, task.id), 403, 'NotYourTurn');
@@ -214,8 +209,8 @@ describe('Sequential assignment', () => {
     expect(firstDone.statusCode, firstDone.body).toBe(200);
     expect(firstDone.json()).toMatchObject({ taskStatus: TaskStatus.ToReview, integrationStatus: IntegrationStatus.Never, reviewComplete: false });
     expectProblem(await review.checkout(h1, task.id), 409, 'AlreadyReviewed');
-    expect(await listedIds(h1)).not.toContain(task.id);
-    expect(await listedIds(h2)).toContain(task.id);
+    expect(await listedIds(app, h1)).not.toContain(task.id);
+    expect(await listedIds(app, h2)).toContain(task.id);
 
     expect((await review.checkout(h2, task.id)).statusCode).toBe(200);
     const second_edit = await review.editEntities(h2, task.id, await editValue('Invoice number', 'INV-002'));
@@ -261,8 +256,8 @@ describe('Parallel and AnyOne assignments', () => {
   it('Parallel: every assigned reviewer, in any order, one checkout at a time', async () => {
     const task = await seedDocumentTask(ctx, t, { assignedUsers: users.map((u) => u.email), order: TaskAssignmentOrderType.Parallel });
     const [h1, h2] = headers as [Headers, Headers];
-    expect(await listedIds(h1)).toContain(task.id);
-    expect(await listedIds(h2)).toContain(task.id);
+    expect(await listedIds(app, h1)).toContain(task.id);
+    expect(await listedIds(app, h2)).toContain(task.id);
 
     expect((await review.checkout(h2, task.id)).statusCode).toBe(200);
     const held = expectProblem(await review.checkout(h1, task.id), 409, 'CheckedOutByAnother');
@@ -283,15 +278,15 @@ describe('Parallel and AnyOne assignments', () => {
     const [h1, h2] = headers as [Headers, Headers];
     expect(await reviewAs(h2, task.id)).toMatchObject({ reviewComplete: true, taskStatus: TaskStatus.ExportCompleted });
     expectProblem(await review.checkout(h1, task.id), 409, 'TaskNotInReview');
-    expect(await listedIds(h1)).not.toContain(task.id);
+    expect(await listedIds(app, h1)).not.toContain(task.id);
   });
 
   it('unassigned tasks: any reviewer of the organization, one review', async () => {
     const task = await seedDocumentTask(ctx, t);
     const [h1, h2] = headers as [Headers, Headers];
-    expect(await listedIds(h1)).toContain(task.id);
+    expect(await listedIds(app, h1)).toContain(task.id);
     expect(await reviewAs(h1, task.id)).toMatchObject({ reviewComplete: true });
-    expect(await listedIds(h2)).not.toContain(task.id);
+    expect(await listedIds(app, h2)).not.toContain(task.id);
     const stranger = await userHeaders(app, await createUser(ctx, await createTestTenant(ctx)));
     expectProblem(await review.get(stranger, task.id), 404);
   });

@@ -7,7 +7,7 @@ import { startFileServer, type FileServer } from './support/file-server.js';
 import { numberedPagesPdf } from './support/fixtures.js';
 import { acceptLatestInvitation, invite, mailLatestInvitation, rolesListed } from './support/invitations.js';
 import { expectProblem } from './support/problem.js';
-import { entityIndex, PASSWORD, seedDocumentTask, userHeaders } from './support/review.js';
+import { entityIndex, listedIds, PASSWORD, seedDocumentTask, userHeaders } from './support/review.js';
 
 /**
  * A user's role in a workspace is their membership's role there, else their tenant role; a user
@@ -47,12 +47,6 @@ const review = {
     }),
 };
 
-async function listedIds(h: Headers): Promise<number[]> {
-  const res = await review.list(h);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().items.map((task: { taskId: number }) => task.taskId);
-}
-
 describe('a workspace invitation grants that workspace only', () => {
   it('creates a user without a tenant role who reviews in that workspace and nowhere else', async () => {
     const t = await createTestTenant(ctx);
@@ -69,7 +63,7 @@ describe('a workspace invitation grants that workspace only', () => {
 
     await acceptLatestInvitation(ctx, t.tenantId, email, PASSWORD);
     const headers = await userHeaders(ctx.app, { email }, t.tenantId);
-    expect(await listedIds(headers)).toEqual([mine.id]);
+    expect(await listedIds(ctx.app, headers)).toEqual([mine.id]);
     for (const task of elsewhere) {
       expectProblem(await review.get(headers, task.id), 403, 'ReviewNotPermitted');
       expectProblem(await review.page(headers, task.id), 403, 'ReviewNotPermitted');
@@ -111,13 +105,13 @@ describe('a workspace invitation grants that workspace only', () => {
     await invite(ctx.app, t, [{ email: 'ola@example.com', roleName: 'Reviewer' }], invited);
     await acceptLatestInvitation(ctx, t.tenantId, 'ola@example.com', PASSWORD);
     const headers = await userHeaders(ctx.app, { email: 'ola@example.com' }, t.tenantId);
-    expect(await listedIds(headers)).toEqual([]);
+    expect(await listedIds(ctx.app, headers)).toEqual([]);
 
     await invite(ctx.app, t, [{ email: 'ola@example.com', roleName: 'Reviewer' }]);
     expect((await rolesListed(ctx.app, t))['ola@example.com']).toBe('Reviewer');
     const notice = await mailLatestInvitation(ctx, t.tenantId, 'ola@example.com');
     expect(notice.text).not.toContain('/invitations/accept');
-    expect(await listedIds(headers)).toEqual([inDefault.id]);
+    expect(await listedIds(ctx.app, headers)).toEqual([inDefault.id]);
   });
 });
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll } from 'vitest';
+import { ocrImage, type OcrResult } from '../../src/engines/ocr.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -92,3 +93,11 @@ export const KNOWN_PARAGRAPH = [
   'thirty days of the invoice date to the account shown below.',
 ];
 export const KNOWN_WORDS = KNOWN_PARAGRAPH.join(' ').split(' ');
+
+/** OCR of an image, its time printed under `tag` so the cost per page of each engine shows in the test log. */
+export async function timedOcr(tag: string, label: string, ...args: Parameters<typeof ocrImage>): Promise<OcrResult> {
+  const started = performance.now();
+  const result = await ocrImage(...args);
+  console.log(`[${tag}] ${label}: ${((performance.now() - started) / 1000).toFixed(2)} s for ${result.width}x${result.height} px`);
+  return result;
+}

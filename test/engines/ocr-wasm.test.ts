@@ -4,21 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineTimeoutError } from '../../src/engines/errors.js';
 import { findOnPath } from '../../src/engines/find-on-path.js';
 import { closeWasmOcr } from '../../src/engines/ocr-wasm.js';
-import { chooseOcrEngine, ocrImage, type OcrOptions, type OcrResult } from '../../src/engines/ocr.js';
-import { KNOWN_PARAGRAPH, KNOWN_WORDS, textImage, useScratchDir, wordAccuracy } from './fixtures.js';
+import { chooseOcrEngine, ocrImage, type OcrResult } from '../../src/engines/ocr.js';
+import { KNOWN_PARAGRAPH, KNOWN_WORDS, textImage, useScratchDir, wordAccuracy, timedOcr } from './fixtures.js';
 
 
 const nativeOnPath = Boolean(await findOnPath('tesseract'));
 
 const wordsOf = (result: OcrResult) => result.words.map((w) => w.text);
-
-/** Timed OCR, printed so the cost per page of each engine shows in the test log. */
-async function timedOcr(label: string, image: Buffer | string, options: OcrOptions): Promise<OcrResult> {
-  const started = performance.now();
-  const result = await ocrImage(image, options);
-  console.log(`[ocr-wasm] ${label}: ${((performance.now() - started) / 1000).toFixed(2)} s for ${result.width}x${result.height} px`);
-  return result;
-}
 
 describe('tesseract.js fallback', () => {
   const scratch = useScratchDir();
@@ -41,8 +33,8 @@ describe('tesseract.js fallback', () => {
 
   it('reads clean serif text with boxes inside the image, layout numbers and confidences', async () => {
     // The first page pays for starting the worker; the second shows the cost per page after it.
-    await timedOcr('clean page, new worker', clean, { engine: 'wasm' });
-    const result = await timedOcr('clean page, warm worker', clean, { engine: 'wasm' });
+    await timedOcr('ocr-wasm', 'clean page, new worker', clean, { engine: 'wasm' });
+    const result = await timedOcr('ocr-wasm', 'clean page, warm worker', clean, { engine: 'wasm' });
     const accuracy = wordAccuracy(KNOWN_WORDS, wordsOf(result));
     console.log(`[ocr-wasm] clean word accuracy: ${(accuracy * 100).toFixed(1)}% of ${KNOWN_WORDS.length} words`);
     expect(accuracy).toBeGreaterThanOrEqual(0.95);
@@ -66,7 +58,7 @@ describe('tesseract.js fallback', () => {
   });
 
   it.runIf(nativeOnPath)('finds the words and layout native tesseract finds', async () => {
-    const native = await timedOcr('clean page, native tesseract', clean, { engine: 'native' });
+    const native = await timedOcr('ocr-wasm', 'clean page, native tesseract', clean, { engine: 'native' });
     const wasm = await ocrImage(clean, { engine: 'wasm' });
     const layout = (result: OcrResult) => result.words.map((w) => `${w.block}.${w.paragraph}.${w.line}.${w.word}`);
     expect(layout(wasm)).toEqual(layout(native));

@@ -6,18 +6,10 @@ import { EngineMissingError, UnsupportedLanguageError } from '../../src/engines/
 import { ocrImage, tesseractLanguage, type OcrResult } from '../../src/engines/ocr.js';
 import { pdfPageText, renderPdfPage, withPdf } from '../../src/engines/pdf.js';
 import { scannedLook } from '../models/document-fixtures.js';
-import { KNOWN_PARAGRAPH, KNOWN_WORDS, useScratchDir, textImage, wordAccuracy } from './fixtures.js';
+import { KNOWN_PARAGRAPH, KNOWN_WORDS, useScratchDir, textImage, wordAccuracy, timedOcr } from './fixtures.js';
 
 
 const wordsOf = (result: OcrResult) => result.words.map((w) => w.text);
-
-/** Timed OCR, printed so the cost per page shows in the test log. */
-async function timedOcr(label: string, ...args: Parameters<typeof ocrImage>): Promise<OcrResult> {
-  const started = performance.now();
-  const result = await ocrImage(...args);
-  console.log(`[ocr] ${label}: ${((performance.now() - started) / 1000).toFixed(2)} s for ${result.width}x${result.height} px`);
-  return result;
-}
 
 describe('ocr engine', () => {
   const scratch = useScratchDir();
@@ -32,7 +24,7 @@ describe('ocr engine', () => {
   });
 
   it('reads clean serif text word for word, with boxes, layout numbers and confidences', async () => {
-    const result = await timedOcr('clean page', clean);
+    const result = await timedOcr('ocr', 'clean page', clean);
     const accuracy = wordAccuracy(KNOWN_WORDS, wordsOf(result));
     console.log(`[ocr] clean word accuracy: ${(accuracy * 100).toFixed(1)}% of ${KNOWN_WORDS.length} words`);
     expect(accuracy).toBeGreaterThanOrEqual(0.98);
@@ -60,7 +52,7 @@ describe('ocr engine', () => {
     const noisy = await scannedLook(clean, { degrees: 2, noise: 140, speckles: 0.01, blur: 1 });
     const noisyPath = scratch.file('noisy.png');
     await writeFile(noisyPath, noisy);
-    const result = await timedOcr('noisy page (from a file path)', noisyPath);
+    const result = await timedOcr('ocr', 'noisy page (from a file path)', noisyPath);
     const accuracy = wordAccuracy(KNOWN_WORDS, wordsOf(result));
     console.log(`[ocr] rotated 2° + noise word accuracy: ${(accuracy * 100).toFixed(1)}%`);
     expect(accuracy).toBeGreaterThanOrEqual(0.9);
@@ -82,7 +74,7 @@ describe('ocr engine', () => {
     await writeFile(pdfPath, await doc.save());
     const dpi = 300;
     const png = await renderPdfPage(pdfPath, 1, dpi);
-    const result = await timedOcr('rendered A4 PDF page', png, { dpi });
+    const result = await timedOcr('ocr', 'rendered A4 PDF page', png, { dpi });
     const layer = await withPdf(pdfPath, (pdf) => pdfPageText(pdf, 1));
 
     expect(wordsOf(result)).toEqual(layer.words.map((w) => w.text));

@@ -3,6 +3,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
 import { SpeakerSource, UserStatus, type TaskAssignmentOrderType } from '../../src/domain/enums.js';
 import type { Prisma } from '../../src/generated/prisma/client.js';
 import { layoutModel } from '../../src/models/layout.js';
@@ -138,4 +139,11 @@ export async function seedTranscriptTask(ctx: TestContext, t: TestTenant, option
     ],
   });
   return task;
+}
+
+/** The ids of the tasks the review API lists to this reviewer (first 100). */
+export async function listedIds(app: Pick<FastifyInstance, 'inject'>, headers: { authorization: string }): Promise<number[]> {
+  const res = await app.inject({ method: 'GET', url: `${REVIEW_PREFIX}/tasks?pageSize=100`, headers });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().items.map((task: { taskId: number }) => task.taskId);
 }
