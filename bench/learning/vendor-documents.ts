@@ -7,6 +7,7 @@
  */
 import { PDFDocument, StandardFonts, type PDFFont } from 'pdf-lib';
 import sharp from 'sharp';
+import { addImagePage } from '../../test/support/image-pdf.js';
 
 export type Language = 'en' | 'de' | 'fr' | 'pt' | 'es' | 'nl';
 /** inline: "Label: value" lines; grid: labels in one column, values in the next; header: a row of labels over a row of values. */
@@ -225,9 +226,7 @@ export async function scannedCopy(textPdf: Buffer, render: (pdf: Buffer, dpi: nu
   for (let i = 0; i < data.length; i++) data[i] = Math.min(255, Math.max(0, data[i]! + (r() - 0.5) * 60));
   const image = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).png().toBuffer();
   const pdf = await PDFDocument.create();
-  const embedded = await pdf.embedPng(image);
-  const [w, h] = [(info.width * 72) / dpi, (info.height * 72) / dpi];
-  pdf.addPage([w, h]).drawImage(embedded, { x: 0, y: 0, width: w, height: h });
+  await addImagePage(pdf, image, dpi);
   return Buffer.from(await pdf.save());
 }
 

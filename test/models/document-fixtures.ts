@@ -10,6 +10,7 @@ import { entity, type Entity, type KeyValue } from '../../src/modules/exports/do
 import type { DocumentChunkResult, DocumentResult, ModelInput, ModelResult } from '../../src/models/model.js';
 import type { ThreadModelInput } from '../../src/pipeline/engine-protocol.js';
 import { escapeXml, seededRandom } from '../engines/fixtures.js';
+import { addImagePage } from '../support/image-pdf.js';
 
 /** Text placed on a page: x, y of the baseline's start from the top-left, in the page's units. */
 export interface Placed {
@@ -50,12 +51,7 @@ export async function textPdf(
 /** A PDF of page images only (a scanner's output): no text layer, so it must be OCRed. */
 export async function imagePdf(pngs: readonly Buffer[], dpi = 300): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
-  for (const png of pngs) {
-    const { width = 0, height = 0 } = await sharp(png).metadata();
-    const image = await doc.embedPng(png);
-    const [w, h] = [(width * 72) / dpi, (height * 72) / dpi];
-    doc.addPage([w, h]).drawImage(image, { x: 0, y: 0, width: w, height: h });
-  }
+  for (const png of pngs) await addImagePage(doc, png, dpi);
   return doc.save();
 }
 

@@ -11,6 +11,7 @@ import { chromium, type Browser } from 'playwright-core';
 import sharp from 'sharp';
 import type { FileKind } from '../../../src/engines/file-type.js';
 import { renderPdfPage } from '../../../src/engines/pdf.js';
+import { addImagePage } from '../../../test/support/image-pdf.js';
 import { invoiceHtml } from './html.js';
 import { Random } from './random.js';
 import type { InvoiceSpec } from './spec.js';
@@ -48,7 +49,7 @@ export async function renderInvoice(browser: Browser, spec: InvoiceSpec, dir: st
     await writeFile(`${base}.jpg`, image);
     return { path: `${base}.jpg`, kind: 'image' };
   }
-  await writeFile(`${base}.pdf`, await imagePdf(image, dpi, spec.delivery === 'stamp' ? random.pick(['PAID', 'COPY', 'RECEIVED', 'BOOKED']) : undefined));
+  await writeFile(`${base}.pdf`, await stampedImagePdf(image, dpi, spec.delivery === 'stamp' ? random.pick(['PAID', 'COPY', 'RECEIVED', 'BOOKED']) : undefined));
   return { path: `${base}.pdf`, kind: 'pdf' };
 }
 
@@ -94,13 +95,10 @@ async function degrade(png: Buffer, delivery: InvoiceSpec['delivery'], random: R
 }
 
 /** A scanner's PDF: the page image only, or with one stamped word as its whole text layer. */
-async function imagePdf(png: Buffer, dpi: number, stamp: string | undefined): Promise<Uint8Array> {
+async function stampedImagePdf(png: Buffer, dpi: number, stamp: string | undefined): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
-  const { width = 0, height = 0 } = await sharp(png).metadata();
-  const image = await doc.embedPng(png);
-  const [w, h] = [(width * 72) / dpi, (height * 72) / dpi];
-  const page = doc.addPage([w, h]);
-  page.drawImage(image, { x: 0, y: 0, width: w, height: h });
+  const page = await addImagePage(doc, png, dpi);
+  const { width: w, height: h } = page.getSize();
   if (stamp) page.drawText(stamp, { x: w - 150, y: h - 60, size: 18, font: await doc.embedFont(StandardFonts.HelveticaBold), color: rgb(0.8, 0.1, 0.1) });
   return doc.save();
 }
