@@ -1,6 +1,7 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { isHighPriority } from '../domain/priority.js';
 
 /**
  * The one job registry: queue names, zod payloads, deterministic job ids and retry policy.
@@ -96,7 +97,7 @@ export async function closeQueues(queues: Queues): Promise<void> {
 }
 
 export function preprocessQueueFor(priority: number): QueueName {
-  return priority > 1 ? QueueName.PreprocessHigh : QueueName.PreprocessLow;
+  return isHighPriority(priority) ? QueueName.PreprocessHigh : QueueName.PreprocessLow;
 }
 
 /** How long an enqueue may wait for Redis before the caller moves on (the sweeper delivers later). */
@@ -136,7 +137,7 @@ export async function enqueueDetect(queues: Queues, priority: number, payload: T
   // Within the one detect queue, high-priority tasks are taken first (BullMQ: lower number first).
   const queue = queues[QueueName.Detect];
   const data = taskJobPayload.parse(payload);
-  return enqueueBestEffort(queue, 'detect', data, jobId.detect(payload), log, { priority: priority > 1 ? 1 : 10 });
+  return enqueueBestEffort(queue, 'detect', data, jobId.detect(payload), log, { priority: isHighPriority(priority) ? 1 : 10 });
 }
 
 export async function enqueuePreprocess(queues: Queues, priority: number, payload: TaskJobPayload, log?: (err: unknown) => void) {

@@ -8,9 +8,11 @@ import {
   TaskStatus,
   TaskType,
   TemplateType,
+  UserStatus,
   WorkspaceType,
   type TaskAssignmentOrderType,
 } from '../../domain/enums.js';
+import { isHighPriority } from '../../domain/priority.js';
 import { pageRangeProblems } from '../../domain/page-range.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, type FieldError } from '../../http/problem.js';
 import { toIso } from '../../http/schemas.js';
@@ -126,7 +128,7 @@ function assertTenantAllows(body: CreateTaskBody, tenant: CreateTaskContext['ten
   if (tenant.freeVolume !== null && tenant.freeVolume <= 0) {
     throw new ForbiddenError('The organization has no free volume left', { title: 'NoFreeVolume' });
   }
-  if (body.priority > 1 && !tenant.featureHighPriority) {
+  if (isHighPriority(body.priority) && !tenant.featureHighPriority) {
     throw new ForbiddenError('High priority is not enabled for this organization', { title: 'FeatureNotEnabled' });
   }
   if (body.customFormValues && !tenant.featureCustomFormValues) {
@@ -142,7 +144,7 @@ async function assertReviewersAllowed(db: Db, tenantId: number, workspaceId: num
   const lower = emails.map((e) => e.toLowerCase());
   if (new Set(lower).size !== lower.length) throw rejected('InvalidTaskAssignment', 'taskAssignment.assignedUsers', 'duplicate email');
   for (const user of await findUsersWithRolesIn(db, tenantId, workspaceId, emails)) {
-    if (user.status === 'Disabled') throw rejected('InvalidTaskAssignment', 'taskAssignment.assignedUsers', `${user.email} is disabled`);
+    if (user.status === UserStatus.Disabled) throw rejected('InvalidTaskAssignment', 'taskAssignment.assignedUsers', `${user.email} is disabled`);
     const role = roleInWorkspace(userRolesOf(user), workspaceId);
     if (!roleMayReview(role)) {
       const has = role === null ? 'has no role' : `is ${role}`;
@@ -215,7 +217,7 @@ export async function createTask(deps: Deps, tenantId: number, body: CreateTaskB
   if (context.externalIdTaken) throw duplicateExternalId(body.externalId);
   await assertSourceAvailable(prisma, config, deps.blobs, tenantId, body.context.url);
 
-  const priority = body.priority > 1 ? 2 : 1;
+  const priority = isHighPriority(body.priority) ? 2 : 1;
   const task = {
     tenantId,
     workspaceId: workspace.id,
