@@ -9,13 +9,12 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
 import { createPrisma } from '../src/db/prisma.js';
 import { TaskStatus } from '../src/domain/enums.js';
 import { SWEEP_LOCK_KEY } from '../src/pipeline/sweep-schedule.js';
 import { startWorkers, type WorkerPool } from '../src/pipeline/worker.js';
 import { createClientSecretCache, createServices, type Services } from '../src/runtime/services.js';
-import { startBreakableInfra, type BreakableInfra } from './support/breakable-infra.js';
+import { breakableConfig, startBreakableInfra, type BreakableInfra } from './support/breakable-infra.js';
 import { createTestTenant, type TestTenant } from './support/context.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
 import { numberedPagesPdf } from './support/fixtures.js';
@@ -55,20 +54,10 @@ function errorText(err: unknown): string {
 }
 
 async function startStack(): Promise<Stack> {
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATABASE_URL: infra.postgres.url,
-    REDIS_URL: infra.redis.url,
-    // Blobs and keys of its own: task ids of this database repeat those of the shared test database.
-    DATA_DIR: path.join(infra.dataDir, 'data'),
-    SOURCE_URL_ALLOW_PRIVATE: 'true',
-    LOG_LEVEL: 'silent',
+  const config = breakableConfig(infra, {
     SWEEP_INTERVAL_SECONDS: '1',
     // One pre-processing job at a time: the tasks behind a slow one stay queued while a fault hits.
     PREPROCESS_CONCURRENCY: '1',
-
-    // As in testConfig: back-pressure would refuse the tests' own requests on a busy machine.
-    MAX_EVENT_LOOP_DELAY_MS: '0',
   });
   const services = await createServices(config, { databaseUrl: infra.postgres.url, redisUrl: infra.redis.url });
   const errors: string[] = [];

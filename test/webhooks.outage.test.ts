@@ -3,16 +3,14 @@
  * worker's own sweep hands a delivery whose job vanished back to the dispatcher. Faults are made
  * on a Postgres and a redis-server of this file's own (never the machine's shared ones).
  */
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
 import { jobId, QueueName } from '../src/pipeline/queues.js';
 import { startWorkers, type WorkerPool } from '../src/pipeline/worker.js';
 import { createServices, type Services } from '../src/runtime/services.js';
-import { startBreakableInfra, type BreakableInfra } from './support/breakable-infra.js';
+import { breakableConfig, startBreakableInfra, type BreakableInfra } from './support/breakable-infra.js';
 import { createTestTenant, type TestTenant } from './support/context.js';
 import { numberedPagesPdf } from './support/fixtures.js';
 import { waitFor } from './support/processes.js';
@@ -31,18 +29,7 @@ let receiver: WebhookReceiver;
 beforeAll(async () => {
   infra = await startBreakableInfra('docproc_webhooks');
   receiver = await startWebhookReceiver();
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATABASE_URL: infra.postgres.url,
-    REDIS_URL: infra.redis.url,
-    DATA_DIR: path.join(infra.dataDir, 'data'),
-    SOURCE_URL_ALLOW_PRIVATE: 'true',
-    LOG_LEVEL: 'silent',
-    WEBHOOK_RETRY_SCHEDULE: RETRY_DELAY,
-
-    // As in testConfig: back-pressure would refuse the tests' own requests on a busy machine.
-    MAX_EVENT_LOOP_DELAY_MS: '0',
-  });
+  const config = breakableConfig(infra, { WEBHOOK_RETRY_SCHEDULE: RETRY_DELAY });
   services = await createServices(config, { databaseUrl: infra.postgres.url, redisUrl: infra.redis.url });
   app = await buildApp(services);
   await app.ready();

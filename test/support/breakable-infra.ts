@@ -1,6 +1,7 @@
 import { chmod, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Redis } from 'ioredis';
+import { loadConfig, type Config } from '../../src/config.js';
 import { migrate } from '../../src/db/migrate.js';
 import { startEmbeddedPostgres, type LocalPostgres } from '../../src/dev/embedded-postgres.js';
 import { startLocalRedis, type LocalRedis } from '../../src/dev/local-redis.js';
@@ -35,6 +36,24 @@ export interface BreakableRedis {
   flushAll: () => Promise<void>;
   /** Stops redis-server and starts a new one on the same port with no data (a restart without persistence). */
   restartEmpty: () => Promise<void>;
+}
+
+/**
+ * The service's config on this infrastructure, `env` on top. Blobs and keys of its own: task ids of
+ * this database repeat those of the shared test database.
+ */
+export function breakableConfig(infra: BreakableInfra, env: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: infra.postgres.url,
+    REDIS_URL: infra.redis.url,
+    DATA_DIR: path.join(infra.dataDir, 'data'),
+    SOURCE_URL_ALLOW_PRIVATE: 'true',
+    LOG_LEVEL: 'silent',
+    // As in testConfig: back-pressure would refuse the tests' own requests on a busy machine.
+    MAX_EVENT_LOOP_DELAY_MS: '0',
+    ...env,
+  });
 }
 
 export async function startBreakableInfra(database = 'docproc_faults'): Promise<BreakableInfra> {
