@@ -3,7 +3,7 @@ import { SpeakerSource, TemplateType } from '../src/domain/enums.js';
 import { copyWorkspaceSpeakersToTask } from '../src/modules/speakers/speakers.repository.js';
 import { createWorkspace } from '../src/modules/tenants/tenants.service.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
-import { insertTask } from './support/tasks.js';
+import { insertCall } from './support/tasks.js';
 import { expectProblem } from './support/problem.js';
 
 let ctx: TestContext;
@@ -23,10 +23,7 @@ function transcriptTenant(): Promise<TestTenant> {
 }
 
 /** A call in ToReview, inserted without the pipeline: its id. */
-async function insertCall(t: TestTenant, workspaceId = t.defaultWorkspaceId): Promise<number> {
-  const task = await insertTask(ctx.prisma, t, { workspaceId, displayName: 'call', request: { context: { url: 'http://example.com/call.mp3' } } });
-  return task.id;
-}
+const callId = async (t: TestTenant, workspaceId = t.defaultWorkspaceId) => (await insertCall(ctx.prisma, t, { workspaceId })).id;
 
 function send(t: TestTenant, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) {
   return ctx.app.inject({ method, url: `${base}${url}`, headers: t.headers, ...(payload === undefined ? {} : { payload: payload as object }) });
@@ -35,7 +32,7 @@ function send(t: TestTenant, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: str
 describe('task speakers', () => {
   it('creates speakers from the single object and from the {speakers: [one]} wrapper, and lists them with their source', async () => {
     const t = await transcriptTenant();
-    const taskId = await insertCall(t);
+    const taskId = await callId(t);
     const path = `/tasks/${taskId}/${t.defaultWorkspaceId}`;
 
     const single = await send(t, 'POST', path, { speakerId: 'agent', speakerName: 'Agent', speakerPrefix: 'Ms.', isDefault: true });
@@ -58,7 +55,7 @@ describe('task speakers', () => {
 
   it('keeps one default per task: setting a new default clears the others', async () => {
     const t = await transcriptTenant();
-    const taskId = await insertCall(t);
+    const taskId = await callId(t);
     const path = `/tasks/${taskId}/${t.defaultWorkspaceId}`;
     await ctx.prisma.taskSpeaker.create({ data: { taskId, speakerId: 'speaker-1', speakerName: 'Speaker 1', isDefault: true, source: SpeakerSource.Detected } });
     await send(t, 'POST', path, { speakerId: 'b', speakerName: 'B', isDefault: true });
@@ -80,7 +77,7 @@ describe('task speakers', () => {
 
   it('answers a missing or empty speakerId with 400 SpeakerIdRequired', async () => {
     const t = await transcriptTenant();
-    const taskId = await insertCall(t);
+    const taskId = await callId(t);
     const path = `/tasks/${taskId}/${t.defaultWorkspaceId}`;
     const bodies = [
       { speakerName: 'No id' },
@@ -100,7 +97,7 @@ describe('task speakers', () => {
 
   it('rejects other malformed bodies, a duplicate id and an update of an unknown speaker', async () => {
     const t = await transcriptTenant();
-    const taskId = await insertCall(t);
+    const taskId = await callId(t);
     const path = `/tasks/${taskId}/${t.defaultWorkspaceId}`;
     expectProblem(await send(t, 'POST', path, { speakerId: 'x' }), 400, 'ValidationError');
     expectProblem(await send(t, 'POST', path, { speakers: [] }), 400, 'ValidationError');
@@ -113,7 +110,7 @@ describe('task speakers', () => {
 
   it('deletes a speaker; 404 for an unknown one', async () => {
     const t = await transcriptTenant();
-    const taskId = await insertCall(t);
+    const taskId = await callId(t);
     const path = `/tasks/${taskId}/${t.defaultWorkspaceId}`;
     await send(t, 'POST', path, { speakerId: 'guest 1', speakerName: 'Guest' });
     const deleted = await send(t, 'DELETE', `${path}/guest%201`);
@@ -125,7 +122,7 @@ describe('task speakers', () => {
   it('finds the task only in its own workspace of the caller organization', async () => {
     const t = await transcriptTenant();
     const other = await transcriptTenant();
-    const taskId = await insertCall(t);
+    const taskId = await callId(t);
     const secondWorkspace = (await createWorkspace(ctx.prisma, { tenantId: t.tenantId, name: 'calls', templateType: TemplateType.Transcripts })).workspaceId;
     const speaker = { speakerId: 'a', speakerName: 'A' };
 
@@ -143,13 +140,13 @@ describe('task speakers', () => {
 
     // Only transcript tasks have speakers.
     const layout = (await createWorkspace(ctx.prisma, { tenantId: t.tenantId, name: 'docs', templateType: TemplateType.Layout })).workspaceId;
-    const documentTask = await insertCall(t, layout);
+    const documentTask = await callId(t, layout);
     expectProblem(await send(t, 'GET', `/tasks/${documentTask}/${layout}`), 400, 'NotATranscriptTask');
   });
 
   it('answers an unexpected failure with 500 InternalError and the spec detail', async () => {
     const t = await transcriptTenant();
-    const taskId = await insertCall(t);
+    const taskId = await callId(t);
     const path = `/tasks/${taskId}/${t.defaultWorkspaceId}`;
     vi.spyOn(ctx.prisma.taskSpeaker, 'findMany').mockRejectedValueOnce(new Error('disk on fire'));
     const problem = expectProblem(await send(t, 'GET', path), 500, 'InternalError');
@@ -219,7 +216,7 @@ describe('workspace speakers', () => {
 
   it('are copied into a task as source Workspace, never over the task\'s own speakers', async () => {
     const t = await transcriptTenant();
-    const taskId = await insertCall(t);
+    const taskId = await callId(t);
     await send(t, 'PUT', `/workspaces/${t.defaultWorkspaceId}`, {
       speakers: [
         { speakerId: 'host', speakerName: 'Host' },

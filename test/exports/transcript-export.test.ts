@@ -5,7 +5,7 @@ import type { Prisma } from '../../src/generated/prisma/client.js';
 import type { TranscriptItem } from '../../src/models/model.js';
 import { createWorkspace } from '../../src/modules/tenants/tenants.service.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from '../support/context.js';
-import { insertTask } from '../support/tasks.js';
+import { insertCall } from '../support/tasks.js';
 import { expectProblem } from '../support/problem.js';
 
 let ctx: TestContext;
@@ -35,11 +35,6 @@ function item(speakerId: string, words: ReturnType<typeof word>[]): TranscriptIt
   };
 }
 
-/** A support call in ToReview, inserted without the pipeline. */
-function insertCall(t: TestTenant, data: Partial<Prisma.TaskUncheckedCreateInput> = {}) {
-  return insertTask(ctx.prisma, t, { displayName: 'Support call', request: { context: { url: 'http://example.com/call.mp3' } }, ...data });
-}
-
 function get(t: TestTenant, path: string) {
   return ctx.app.inject({ method: 'GET', url: `${base}${path}`, headers: t.headers });
 }
@@ -59,7 +54,7 @@ describe('transcript export', () => {
     const integrator = await ctx.prisma.user.create({ data: { tenantId: t.tenantId, email: 'int@example.com', roleName: 'Manager' } });
     const sourceBlobKey = `tenants/${t.tenantId}/tasks/export-test-${randomUUID()}/source`;
     await ctx.blobs.put(sourceBlobKey, Buffer.from('RIFF-not-really-audio'));
-    const task = await insertCall(t, {
+    const task = await insertCall(ctx.prisma, t, {
       externalId,
       description: 'Ticket 42',
       metadata: { ticket: '42' },
@@ -187,7 +182,7 @@ describe('transcript export', () => {
     expectProblem(await get(t, ''), 400);
     expectProblem(await get(t, '/simplified'), 400);
     expectProblem(await get(t, '/abc'), 400);
-    const other = await insertCall(t, { externalId: `other-${randomUUID()}` });
+    const other = await insertCall(ctx.prisma, t, { externalId: `other-${randomUUID()}` });
     expectProblem(await get(t, `/${taskId}?externalId=${other.externalId}`), 404);
     expectProblem(await get(t, `/${taskId + 100000}`), 404);
     expectProblem(await get(t, `?externalId=nope-${randomUUID()}`), 404);
@@ -197,10 +192,10 @@ describe('transcript export', () => {
 
   it('refuses document tasks and exports a task not recognized yet as an empty transcript', async () => {
     const layout = (await createWorkspace(ctx.prisma, { tenantId: t.tenantId, name: 'docs', templateType: TemplateType.Layout })).workspaceId;
-    const documentTask = await insertCall(t, { workspaceId: layout });
+    const documentTask = await insertCall(ctx.prisma, t, { workspaceId: layout });
     expectProblem(await get(t, `/${documentTask.id}`), 400, 'NotATranscriptTask');
 
-    const queued = await insertCall(t, { taskStatus: TaskStatus.QueuedForPreProcessing });
+    const queued = await insertCall(ctx.prisma, t, { taskStatus: TaskStatus.QueuedForPreProcessing });
     const body = (await get(t, `/${queued.id}`)).json();
     expect(body).toMatchObject({ originalFileUrl: null, totalTimeInSeconds: 0, transcript: { transcripts: [], speakers: [], annotations: [] } });
   });
@@ -209,9 +204,9 @@ describe('transcript export', () => {
 describe('transcript export of a split task', () => {
   it('joins the parts in part order, their times shifted by the length of the parts before them', async () => {
     const t = await createTestTenant(ctx, { defaultTemplate: TemplateType.Transcripts });
-    const original = await insertCall(t, { taskStatus: TaskStatus.Split, durationSeconds: 900.5 });
+    const original = await insertCall(ctx.prisma, t, { taskStatus: TaskStatus.Split, durationSeconds: 900.5 });
     const part = async (partNumber: number, durationSeconds: number, taskStatus: TaskStatus = TaskStatus.ToReview) =>
-      insertCall(t, { parentTaskId: original.id, partNumber, durationSeconds, taskStatus, displayName: `part ${partNumber}` });
+      insertCall(ctx.prisma, t, { parentTaskId: original.id, partNumber, durationSeconds, taskStatus, displayName: `part ${partNumber}` });
     // Created out of order, plus a part of an earlier run that a reprocess marked Deleted.
     const second = await part(2, 300);
     const first = await part(1, 600.5);

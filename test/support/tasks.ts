@@ -30,6 +30,15 @@ export async function insertTask(
   });
 }
 
+/** A recorded support call in ToReview, inserted like insertTask (for transcript workspaces). */
+export function insertCall(
+  prisma: PrismaClient,
+  t: { tenantId: number; defaultWorkspaceId: number },
+  data: Partial<Prisma.TaskUncheckedCreateInput> = {},
+) {
+  return insertTask(prisma, t, { displayName: 'Support call', request: { context: { url: 'http://example.com/call.mp3' } }, ...data });
+}
+
 /**
  * POST sdtask/process for the file at `url` (200 expected): the new task's id. `body` adds fields of
  * the request; its `context` is merged over { url }.
