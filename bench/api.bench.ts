@@ -26,7 +26,7 @@ import { investigateMisses } from './lib/investigate.js';
 import { startPeer } from './lib/peer.js';
 import { checkListPlans } from './lib/plan-check.js';
 import type { LoadPlan } from './lib/protocol.js';
-import { formatErrors, formatTable } from './lib/report.js';
+import { formatErrors, formatTable, say } from './lib/report.js';
 import { runLoad } from './lib/run-load.js';
 import { benchScenarios, loadDeadlineSeconds, peerTwin, TARGET_CREATES_PER_SECOND, TARGET_P99_MS } from './lib/scenarios.js';
 import { ensureBenchTenant, sampleTaskIds, seedTasks, type BenchTenant } from './lib/seed.js';
@@ -53,10 +53,6 @@ function readOptions(): Options {
     seconds: envNumber('BENCH_SECONDS', 10),
     ...(process.env.BENCH_ONLY ? { only: process.env.BENCH_ONLY } : {}),
   };
-}
-
-function say(line = ''): void {
-  process.stdout.write(`${line}\n`);
 }
 
 /** Seeds (or reuses) the tasks; returns how many the organization has. */

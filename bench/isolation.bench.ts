@@ -21,6 +21,7 @@ import { scannedProsePdf, prosePdf } from './lib/documents.js';
 import { benchConfig, BENCH_RATE_LIMIT_PER_MINUTE, openBenchInfrastructure } from './lib/infra.js';
 import type { Scenario, ScenarioResult } from './lib/protocol.js';
 import { runLoad } from './lib/run-load.js';
+import { say } from './lib/report.js';
 import { serveSourceFiles } from './lib/source-files.js';
 import { fetchToken } from '../test/support/http-token.js';
 import { envNumber } from './lib/env.js';
@@ -48,10 +49,6 @@ const options = {
   textPages: Math.floor(envNumber('BENCH_TEXT_PAGES', 200, { allowZero: true })),
   scannedPages: Math.floor(envNumber('BENCH_SCANNED_PAGES', 20, { allowZero: true })),
 };
-
-function say(line = ''): void {
-  process.stdout.write(`${line}\n`);
-}
 
 const mb = (bytes: number) => (Number.isFinite(bytes) ? `${(bytes / 1024 / 1024).toFixed(0)} MB` : 'n/a');
 

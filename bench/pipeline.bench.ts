@@ -32,6 +32,7 @@ import { findOnPath } from '../src/engines/find-on-path.js';
 import { startDevProcess, lockLossLines, startPrivateRedis, type DevProcess } from './lib/dev-process.js';
 import { scannedPageImages, scannedProsePdf, prosePdf } from './lib/documents.js';
 import { benchConfig, openBenchInfrastructure } from './lib/infra.js';
+import { say } from './lib/report.js';
 import { serveSourceFiles } from './lib/source-files.js';
 import { fetchToken } from '../test/support/http-token.js';
 
@@ -73,10 +74,6 @@ const options = {
   repeatSmall: Number(process.env.BENCH_REPEAT_SMALL ?? 3),
   audio: process.env.BENCH_AUDIO !== '0',
 };
-
-function say(line = ''): void {
-  process.stdout.write(`${line}\n`);
-}
 
 const mb = (bytes: number) => (Number.isFinite(bytes) ? `${(bytes / 1024 / 1024).toFixed(0)} MB` : 'n/a');
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;

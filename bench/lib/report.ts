@@ -79,3 +79,8 @@ export function formatErrors(rows: readonly Row[]): string[] {
     ...(r.peer?.firstError !== undefined ? [`  ${r.scenario.name} [peer]: first error: ${r.peer.firstError}`] : []),
   ]);
 }
+
+/** A line of the benchmark's report, on stdout. */
+export function say(line = ''): void {
+  process.stdout.write(`${line}\n`);
+}
