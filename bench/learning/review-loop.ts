@@ -4,7 +4,7 @@
  * reviewer API (edit what is wrong, fill in what is missing, add what was not reported) and
  * complete the review. Shared by test/vendor-profiles.test.ts and bench/learning.bench.ts.
  */
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { FIELD_KINDS } from '../../src/models/vendor-profile.js';
 import { sameValue } from '../../src/models/vendor-profile-text.js';
 import type { Entity } from '../../src/modules/exports/document-export.schemas.js';
@@ -15,14 +15,29 @@ export const REVIEW = '/api/v1.0/review';
 
 type Headers = { authorization: string };
 
-function ok(res: LightMyRequestResponse, what: string): LightMyRequestResponse {
-  if (res.statusCode >= 300) throw new Error(`${what}: ${res.statusCode} ${res.body}`);
-  return res;
+/** How often a 503 (the api's back-pressure) is waited out before the call counts as failed. */
+const OVERLOAD_RETRIES = 20;
+
+/**
+ * One request, as an integrator makes it: a 503 is retried after its Retry-After (the bench
+ * generates documents and runs the workers in the app's process, which can hold its event loop
+ * past the back-pressure bound); any other answer from 300 up is a failure.
+ */
+async function call(app: FastifyInstance, request: InjectOptions, what: string): Promise<LightMyRequestResponse> {
+  for (let attempt = 0; ; attempt += 1) {
+    const res = await app.inject(request);
+    if (res.statusCode === 503 && attempt < OVERLOAD_RETRIES) {
+      await new Promise((resolve) => setTimeout(resolve, Number(res.headers['retry-after'] ?? 1) * 1000));
+      continue;
+    }
+    if (res.statusCode >= 300) throw new Error(`${what}: ${res.statusCode} ${res.body}`);
+    return res;
+  }
 }
 
 /** Submits the document at `url` to the workspace; returns the task id. */
 export async function submit(app: FastifyInstance, headers: Headers, workspaceId: number, url: string): Promise<number> {
-  const res = ok(await app.inject({ method: 'POST', url: `${EXTERNAL}/sdtask/process`, headers, payload: { workspaceId, context: { url } } }), 'create task');
+  const res = await call(app, { method: 'POST', url: `${EXTERNAL}/sdtask/process`, headers, payload: { workspaceId, context: { url } } }, 'create task');
   return res.json().taskId as number;
 }
 
@@ -33,7 +48,7 @@ const FINAL = new Set([2, 3, 7, 32, 33, 35, 36]);
 export async function waitRecognized(app: FastifyInstance, headers: Headers, taskId: number, timeoutMs = 300_000): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const res = ok(await app.inject({ method: 'GET', url: `${EXTERNAL}/sdtask/status?taskId=${taskId}`, headers }), 'status');
+    const res = await call(app, { method: 'GET', url: `${EXTERNAL}/sdtask/status?taskId=${taskId}`, headers }, 'status');
     const status = res.json().taskStatus as number;
     if (FINAL.has(status)) return status;
     if (Date.now() > deadline) throw new Error(`task ${taskId} still in status ${status} after ${timeoutMs} ms`);
@@ -43,7 +58,7 @@ export async function waitRecognized(app: FastifyInstance, headers: Headers, tas
 
 /** The task's typed fields as its export gives them (found ones; a field not detected is absent). */
 export async function exportedFields(app: FastifyInstance, headers: Headers, taskId: number): Promise<Map<string, Entity>> {
-  const res = ok(await app.inject({ method: 'GET', url: `${EXTERNAL}/sdtask/GetExportData/${taskId}`, headers }), 'export');
+  const res = await call(app, { method: 'GET', url: `${EXTERNAL}/sdtask/GetExportData/${taskId}`, headers }, 'export');
   const fields = new Map<string, Entity>();
   for (const chunk of res.json().chunks as Array<{ entities: Entity[] }>) {
     for (const e of chunk.entities) if (e.type === 'Field' && !e.notDetected && !fields.has(e.category)) fields.set(e.category, e);
@@ -78,8 +93,8 @@ export interface ReviewOutcome {
  * completes the review.
  */
 export async function reviewAndCorrect(app: FastifyInstance, reviewer: Headers, taskId: number, expected: Record<ScoredField, ExpectedValue>): Promise<ReviewOutcome> {
-  ok(await app.inject({ method: 'POST', url: `${REVIEW}/tasks/${taskId}/checkout`, headers: reviewer }), 'checkout');
-  const detail = ok(await app.inject({ method: 'GET', url: `${REVIEW}/tasks/${taskId}`, headers: reviewer }), 'review task').json() as {
+  await call(app, { method: 'POST', url: `${REVIEW}/tasks/${taskId}/checkout`, headers: reviewer }, 'checkout');
+  const detail = (await call(app, { method: 'GET', url: `${REVIEW}/tasks/${taskId}`, headers: reviewer }, 'review task')).json() as {
     chunks: Array<{ chunkNumber: number; version: number; entities: Entity[] }>;
   };
   const corrected: ScoredField[] = [];
@@ -98,8 +113,8 @@ export async function reviewAndCorrect(app: FastifyInstance, reviewer: Headers, 
   }
   if (edits.size) {
     const chunks = [...edits.values()].map((c) => ({ chunkNumber: c.chunkNumber, version: c.version, edits: c.edits, ...(c.addedFields.length ? { addedFields: c.addedFields } : {}) }));
-    ok(await app.inject({ method: 'PATCH', url: `${REVIEW}/tasks/${taskId}/entities`, headers: reviewer, payload: { chunks } }), 'edit entities');
+    await call(app, { method: 'PATCH', url: `${REVIEW}/tasks/${taskId}/entities`, headers: reviewer, payload: { chunks } }, 'edit entities');
   }
-  ok(await app.inject({ method: 'POST', url: `${REVIEW}/tasks/${taskId}/complete`, headers: reviewer }), 'complete');
+  await call(app, { method: 'POST', url: `${REVIEW}/tasks/${taskId}/complete`, headers: reviewer }, 'complete');
   return { corrected };
 }
