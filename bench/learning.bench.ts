@@ -27,7 +27,7 @@ import { startWorkers } from '../src/pipeline/worker.js';
 import { createServices } from '../src/runtime/services.js';
 import { startFileServer } from '../test/support/file-server.js';
 import { benchConfig, openBenchInfrastructure } from './lib/infra.js';
-import { exportedFields, judge, REVIEW, reviewAndCorrect, submit, waitRecognized } from './learning/review-loop.js';
+import { call, exportedFields, judge, REVIEW, reviewAndCorrect, submit, waitRecognized } from './learning/review-loop.js';
 import { documentPdf, scannedCopy, SCORED_FIELDS, UNSEEN_VENDORS, VENDORS, vendorDocument, type ScoredField, type VendorDocument } from './learning/vendor-documents.js';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -81,14 +81,14 @@ async function main(): Promise<void> {
 
   const org = async (label: string) => {
     const tenant = await createTenant(services.prisma, { name: `bench-learning-${label}-${randomUUID().slice(0, 8)}`, secretTtlDays: 1 });
-    const token = await app.inject({ method: 'POST', url: '/connect/token', payload: { grant_type: 'client_credentials', scope: 'WebAPI', client_id: tenant.clientId, client_secret: tenant.clientSecret } });
+    const token = await call(app, { method: 'POST', url: '/connect/token', payload: { grant_type: 'client_credentials', scope: 'WebAPI', client_id: tenant.clientId, client_secret: tenant.clientSecret } }, 'token');
     const { workspaceId } = await createWorkspace(services.prisma, { tenantId: tenant.tenantId, name: 'Invoices', templateType: TemplateType.InvoicesUniversal });
     const email = `reviewer-${randomUUID()}@example.com`;
     const password = randomUUID();
     await services.prisma.user.create({
       data: { tenantId: tenant.tenantId, email, name: 'Bench Reviewer', roleName: 'Administrator', status: UserStatus.Active, emailConfirmed: true, passwordHash: await hashSecret(password) },
     });
-    const login = await app.inject({ method: 'POST', url: `${REVIEW}/login`, payload: { email, password } });
+    const login = await call(app, { method: 'POST', url: `${REVIEW}/login`, payload: { email, password } }, 'reviewer login');
     return { tenantId: tenant.tenantId, workspaceId, headers: { authorization: `Bearer ${token.json().access_token}` }, reviewer: { authorization: `Bearer ${login.json().access_token}` } };
   };
   const learning = await org('L');

@@ -23,7 +23,7 @@ const OVERLOAD_RETRIES = 20;
  * generates documents and runs the workers in the app's process, which can hold its event loop
  * past the back-pressure bound); any other answer from 300 up is a failure.
  */
-async function call(app: FastifyInstance, request: InjectOptions, what: string): Promise<LightMyRequestResponse> {
+export async function call(app: FastifyInstance, request: InjectOptions, what: string): Promise<LightMyRequestResponse> {
   for (let attempt = 0; ; attempt += 1) {
     const res = await app.inject(request);
     if (res.statusCode === 503 && attempt < OVERLOAD_RETRIES) {
