@@ -15,7 +15,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { nameOf, TaskStatus } from '../src/domain/enums.js';
+import { nameOf, PROCESSING_ENDED_STATUSES, TaskStatus } from '../src/domain/enums.js';
 import { startDevProcess, lockLossLines, startPrivateRedis, type DevProcess } from './lib/dev-process.js';
 import { scannedProsePdf, prosePdf } from './lib/documents.js';
 import { benchConfig, BENCH_RATE_LIMIT_PER_MINUTE, openBenchInfrastructure } from './lib/infra.js';
@@ -31,16 +31,6 @@ const ISOLATION_DATABASE = 'docproc_isolation';
 const API = '/api/v1.0/external';
 const GOAL_RATIO = 2;
 const GOAL_P99_MS = 50;
-/** Statuses a task leaves the pipeline in (test/support/pipeline.ts uses the same). */
-const FINAL = new Set<number>([
-  TaskStatus.RecognitionFailed,
-  TaskStatus.ToReview,
-  TaskStatus.Split,
-  TaskStatus.PreProcessingFailed,
-  TaskStatus.PreProcessingDownloadFailed,
-  TaskStatus.PreProcessingGetPagesFailed,
-  TaskStatus.ValidationErrorInvalidDimensions,
-]);
 
 const options = {
   loadSeconds: envNumber('BENCH_SECONDS', 30, { allowZero: true }),
@@ -85,7 +75,7 @@ async function waitFinal(api: Api, taskId: number, createdAt: number, timeoutSec
   const deadline = Date.now() + timeoutSeconds * 1000;
   for (;;) {
     const status = await taskStatus(api, taskId);
-    if (FINAL.has(status) || Date.now() > deadline) return { status, seconds: (performance.now() - createdAt) / 1000 };
+    if (PROCESSING_ENDED_STATUSES.has(status) || Date.now() > deadline) return { status, seconds: (performance.now() - createdAt) / 1000 };
     await new Promise((r) => setTimeout(r, 500));
   }
 }

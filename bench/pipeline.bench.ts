@@ -27,7 +27,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { nameOf, TaskStatus, TemplateType } from '../src/domain/enums.js';
+import { nameOf, PROCESSING_ENDED_STATUSES, TaskStatus, TemplateType } from '../src/domain/enums.js';
 import { findOnPath } from '../src/engines/find-on-path.js';
 import { startDevProcess, lockLossLines, startPrivateRedis, type DevProcess } from './lib/dev-process.js';
 import { scannedPageImages, scannedProsePdf, prosePdf } from './lib/documents.js';
@@ -43,15 +43,6 @@ const OCR_DPI = 300;
 const GOAL_TEXT_PAGES_PER_SECOND = 50;
 const GOAL_200_PAGES_SECONDS = 10;
 const GOAL_SCAN_RATIO = 1.2;
-const FINAL = new Set<number>([
-  TaskStatus.RecognitionFailed,
-  TaskStatus.ToReview,
-  TaskStatus.Split,
-  TaskStatus.PreProcessingFailed,
-  TaskStatus.PreProcessingDownloadFailed,
-  TaskStatus.PreProcessingGetPagesFailed,
-  TaskStatus.ValidationErrorInvalidDimensions,
-]);
 
 function sizesEnv(name: string, fallback: number[]): number[] {
   const raw = process.env[name];
@@ -157,7 +148,7 @@ async function endToEnd(api: Api, app: DevProcess, db: pg.Client, url: string, d
     const deadline = Date.now() + 30 * 60_000;
     for (;;) {
       const { taskStatus } = await call<{ taskStatus: number }>(api, 'GET', `/sdtask/status?taskId=${taskId}`);
-      if (FINAL.has(taskStatus) || Date.now() > deadline) return { status: taskStatus, seconds: (performance.now() - started) / 1000, cpu: (await cpuSeconds(app.pid)) - cpuBefore, dbCpu: cpuGrowth(dbBefore, await databaseCpu(db)), peakRss };
+      if (PROCESSING_ENDED_STATUSES.has(taskStatus) || Date.now() > deadline) return { status: taskStatus, seconds: (performance.now() - started) / 1000, cpu: (await cpuSeconds(app.pid)) - cpuBefore, dbCpu: cpuGrowth(dbBefore, await databaseCpu(db)), peakRss };
       await new Promise((r) => setTimeout(r, 50));
     }
   } finally {

@@ -9,6 +9,7 @@ import { FIELD_KINDS } from '../../src/models/vendor-profile.js';
 import { sameValue } from '../../src/models/vendor-profile-text.js';
 import type { Entity } from '../../src/modules/exports/document-export.schemas.js';
 import { SCORED_FIELDS, type ExpectedValue, type ScoredField } from './vendor-documents.js';
+import { PROCESSING_ENDED_STATUSES } from '../../src/domain/enums.js';
 
 export const EXTERNAL = '/api/v1.0/external';
 export const REVIEW = '/api/v1.0/review';
@@ -41,16 +42,13 @@ export async function submit(app: FastifyInstance, headers: Headers, workspaceId
   return res.json().taskId as number;
 }
 
-/** Recognition's end states (spec numbers): RecognitionFailed, ToReview, Split and the pre-processing failures. */
-const FINAL = new Set([2, 3, 7, 32, 33, 35, 36]);
-
 /** Polls the task's status through the API until recognition ends; returns the status. */
 export async function waitRecognized(app: FastifyInstance, headers: Headers, taskId: number, timeoutMs = 300_000): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await call(app, { method: 'GET', url: `${EXTERNAL}/sdtask/status?taskId=${taskId}`, headers }, 'status');
     const status = res.json().taskStatus as number;
-    if (FINAL.has(status)) return status;
+    if (PROCESSING_ENDED_STATUSES.has(status)) return status;
     if (Date.now() > deadline) throw new Error(`task ${taskId} still in status ${status} after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 250));
   }

@@ -23,6 +23,17 @@ export const TaskStatus = {
 } as const;
 export type TaskStatus = (typeof TaskStatus)[keyof typeof TaskStatus];
 
+/** Statuses the pipeline moves a task no further from: its processing (pre-processing and recognition) has ended. */
+export const PROCESSING_ENDED_STATUSES: ReadonlySet<number> = new Set<number>([
+  TaskStatus.ToReview,
+  TaskStatus.RecognitionFailed,
+  TaskStatus.Split,
+  TaskStatus.PreProcessingFailed,
+  TaskStatus.PreProcessingDownloadFailed,
+  TaskStatus.PreProcessingGetPagesFailed,
+  TaskStatus.ValidationErrorInvalidDimensions,
+]);
+
 export const IntegrationStatus = { Never: 1, Queued: 2, Successful: 3, Failed: 4 } as const;
 export type IntegrationStatus = (typeof IntegrationStatus)[keyof typeof IntegrationStatus];
 

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { Job, Processor } from 'bullmq';
 import type { Logger } from 'pino';
 import type { PrismaClient } from '../db/prisma.js';
-import { nameOf, TaskStatus } from '../domain/enums.js';
+import { nameOf, PROCESSING_ENDED_STATUSES, TaskStatus } from '../domain/enums.js';
 import { runInJobContext, type JobLogFields } from './job-context.js';
 import { jobDuration, tasksFinished } from './metrics.js';
 import { listenToThreadCounts } from './thread-counts.js';
@@ -15,16 +15,6 @@ export interface JobObserverDeps {
 /** What a task step returns (preprocess.ts StepOutcome); any other result is a plain `completed`. */
 const STEP_OUTCOMES = new Set(['done', 'failed', 'stale']);
 
-/** Statuses the pipeline moves a task no further from: its processing has finished. */
-const PROCESSING_ENDED = new Set<number>([
-  TaskStatus.ToReview,
-  TaskStatus.RecognitionFailed,
-  TaskStatus.Split,
-  TaskStatus.PreProcessingFailed,
-  TaskStatus.PreProcessingDownloadFailed,
-  TaskStatus.PreProcessingGetPagesFailed,
-  TaskStatus.ValidationErrorInvalidDimensions,
-]);
 
 function positiveInt(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
@@ -38,7 +28,7 @@ function jobFields(queue: string, job: Job): JobLogFields {
 
 async function countFinishedTask(deps: JobObserverDeps, taskId: number): Promise<void> {
   const task = await deps.prisma.task.findUnique({ where: { id: taskId }, select: { taskStatus: true } });
-  if (task && PROCESSING_ENDED.has(task.taskStatus)) tasksFinished.inc({ status: nameOf(TaskStatus, task.taskStatus) ?? String(task.taskStatus) });
+  if (task && PROCESSING_ENDED_STATUSES.has(task.taskStatus)) tasksFinished.inc({ status: nameOf(TaskStatus, task.taskStatus) ?? String(task.taskStatus) });
 }
 
 /**
