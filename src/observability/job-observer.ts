@@ -3,6 +3,7 @@ import type { Job, Processor } from 'bullmq';
 import type { Logger } from 'pino';
 import type { PrismaClient } from '../db/prisma.js';
 import { nameOf, PROCESSING_ENDED_STATUSES, TaskStatus } from '../domain/enums.js';
+import { findTaskStatusCode } from '../modules/tasks/tasks.repository.js';
 import { runInJobContext, type JobLogFields } from './job-context.js';
 import { jobDuration, tasksFinished } from './metrics.js';
 import { listenToThreadCounts } from './thread-counts.js';
@@ -26,8 +27,8 @@ function jobFields(queue: string, job: Job): JobLogFields {
   return { queue, jobId: job.id, tenantId: positiveInt(data.tenantId), taskId: positiveInt(data.taskId) };
 }
 
-async function countFinishedTask(deps: JobObserverDeps, taskId: number): Promise<void> {
-  const task = await deps.prisma.task.findUnique({ where: { id: taskId }, select: { taskStatus: true } });
+async function countFinishedTask(deps: JobObserverDeps, tenantId: number, taskId: number): Promise<void> {
+  const task = await findTaskStatusCode(deps.prisma, tenantId, taskId);
   if (task && PROCESSING_ENDED_STATUSES.has(task.taskStatus)) tasksFinished.inc({ status: nameOf(TaskStatus, task.taskStatus) ?? String(task.taskStatus) });
 }
 
@@ -51,9 +52,9 @@ export function observeJob(queue: string, handler: Processor, deps: JobObserverD
         const seconds = elapsed();
         jobDuration.observe({ queue, outcome }, seconds);
         deps.log.info({ outcome, attempt, durationMs: Math.round(seconds * 1000) }, 'job finished');
-        if (fields.taskId !== undefined && (outcome === 'done' || outcome === 'failed')) {
+        if (fields.tenantId !== undefined && fields.taskId !== undefined && (outcome === 'done' || outcome === 'failed')) {
           // A metric only: its failure must not turn a finished job into a retried one.
-          await countFinishedTask(deps, fields.taskId).catch((err: unknown) => deps.log.warn({ err }, 'finished task not counted'));
+          await countFinishedTask(deps, fields.tenantId, fields.taskId).catch((err: unknown) => deps.log.warn({ err }, 'finished task not counted'));
         }
         return result;
       } catch (err) {

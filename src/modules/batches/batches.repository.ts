@@ -50,3 +50,8 @@ export async function countTasksInHistory(db: Db, batchIds: number[]): Promise<M
   });
   return new Map(rows.map((r) => [r.batchId!, r._count._all]));
 }
+
+/** Takes tasks out of the batch's count (parts superseded by a reprocess of their original). */
+export function decrementBatchTotalTasks(tx: Db, tenantId: number, batchId: number, count: number) {
+  return tx.batch.update({ where: { id: batchId, tenantId }, data: { totalTasks: { decrement: count } } });
+}

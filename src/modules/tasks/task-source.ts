@@ -2,6 +2,7 @@ import type { Config } from '../../config.js';
 import { publicBaseUrl } from '../../config.js';
 import type { Db } from '../../db/prisma.js';
 import type { BlobStore } from '../../storage/blob-store.js';
+import { findUpload } from '../uploads/uploads.repository.js';
 import { uploadFiles } from '../uploads/upload-storage.js';
 import { checkSourceReachable } from '../../pipeline/source-fetch.js';
 import { SourceUnreachableError } from '../../pipeline/url-guard.js';
@@ -31,7 +32,7 @@ async function uploadFileExists(blobs: BlobStore, config: Config, uploadId: stri
 export async function assertSourceAvailable(db: Db, config: Config, blobs: BlobStore, tenantId: number, url: string): Promise<void> {
   const uploadId = uploadIdOf(url, config);
   if (uploadId !== undefined) {
-    const upload = await db.upload.findFirst({ where: { id: uploadId, tenantId } });
+    const upload = await findUpload(db, tenantId, uploadId);
     // Another organization's upload is reported exactly like a missing one.
     if (!upload) throw new SourceUnreachableError('http-404', 'No upload of this organization exists at context.url.');
     if (!upload.completedAt) throw new SourceUnreachableError('http-409', 'The upload at context.url is not complete yet.');

@@ -1,6 +1,8 @@
 import type { Db } from '../../db/prisma.js';
 import { Prisma } from '../../generated/prisma/client.js';
+import { ReviewState, TaskStatus } from '../../domain/enums.js';
 import type { SortSpec } from '../../http/list-query.js';
+import { livePartsOf } from './task-results.repository.js';
 import type { TaskListQuery, TaskSortField } from './tasks.schemas.js';
 
 export type TaskRow = Prisma.TaskGetPayload<object>;
@@ -11,6 +13,61 @@ export function findTaskById(db: Db, tenantId: number, taskId: number) {
 
 export function findTaskByExternalId(db: Db, tenantId: number, externalId: string) {
   return db.task.findUnique({ where: { tenantId_externalId: { tenantId, externalId } } });
+}
+
+/** The task, which must exist (read again after a change to it in the same transaction). */
+export function findTaskByIdOrThrow(db: Db, tenantId: number, taskId: number) {
+  return db.task.findUniqueOrThrow({ where: { id: taskId, tenantId } });
+}
+
+/** The task's status alone, for the count of tasks whose processing ended (observability/job-observer.ts). */
+export function findTaskStatusCode(db: Db, tenantId: number, taskId: number) {
+  return db.task.findUnique({ where: { id: taskId, tenantId }, select: { taskStatus: true } });
+}
+
+export function setTaskExternalIntegrationStatus(db: Db, tenantId: number, taskId: number, value: string) {
+  return db.task.update({ where: { id: taskId, tenantId }, data: { externalIntegrationStatus: value } });
+}
+
+/**
+ * Starts a new run of the task (reprocess): back to the pre-processing queue, restartCount up,
+ * what the earlier run produced on the row itself cleared. A Deleted task (a superseded part) is
+ * left alone; returns whether the task restarted.
+ */
+export async function restartTask(tx: Db, tenantId: number, taskId: number, now: Date): Promise<boolean> {
+  const { count } = await tx.task.updateMany({
+    where: { id: taskId, tenantId, taskStatus: { not: TaskStatus.Deleted } },
+    data: {
+      restartCount: { increment: 1 },
+      preProcessingStartedOn: now,
+      taskStatus: TaskStatus.QueuedForPreProcessing,
+      statusChangedAt: now,
+      externalIntegrationStatus: 'never',
+      failureReason: null,
+      warning: false,
+      totalPages: 0,
+      processedPageRange: null,
+      averageConfidence: null,
+      redactedBlobKey: null,
+      lastCheckedOutById: null,
+      lastCheckedOutUntil: null,
+    },
+  });
+  return count > 0;
+}
+
+/** Every assigned reviewer of the task has to review it again. */
+export function resetTaskReviews(tx: Db, tenantId: number, taskId: number) {
+  return tx.taskAssignment.updateMany({ where: { taskId, task: { tenantId } }, data: { reviewState: ReviewState.Pending, reviewedAt: null } });
+}
+
+/** The live parts of a split original with the batch each counts in (task-results.repository.ts, livePartsOf). */
+export function findLiveParts(db: Db, tenantId: number, originalId: number) {
+  return db.task.findMany({ where: livePartsOf(tenantId, originalId), select: { id: true, batchId: true } });
+}
+
+export function markTasksDeleted(tx: Db, tenantId: number, taskIds: number[], now: Date) {
+  return tx.task.updateMany({ where: { id: { in: taskIds }, tenantId }, data: { taskStatus: TaskStatus.Deleted, statusChangedAt: now } });
 }
 
 /** The columns a task's status answer is made of (GetTaskStatusResponse). */

@@ -1,10 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../app-deps.js';
-import type { Db } from '../../db/prisma.js';
+import { inTransaction, type Db } from '../../db/prisma.js';
 import {
   IntegrationStatus,
   nameOf,
-  ReviewState,
   TaskStatus,
   TaskType,
   TemplateType,
@@ -21,14 +20,21 @@ import { tasksCreated } from '../../observability/metrics.js';
 import { findUsersWithRolesIn } from '../users/users.repository.js';
 import { roleInWorkspace, roleMayReview, userRolesOf } from '../users/workspace-roles.js';
 import { assertSourceAvailable } from './task-source.js';
-import { clearTaskResults, livePartsOf } from './task-results.repository.js';
+import { clearTaskResults } from './task-results.repository.js';
+import { decrementBatchTotalTasks } from '../batches/batches.repository.js';
 import { deleteEarlierRunFiles, deleteTaskFiles } from '../../pipeline/task-files.js';
 import {
+  findLiveParts,
   findTaskByExternalId,
   findTaskById,
+  findTaskByIdOrThrow,
   findTaskStatusRow,
   insertTask,
+  markTasksDeleted,
   readCreateTaskContext,
+  resetTaskReviews,
+  restartTask,
+  setTaskExternalIntegrationStatus,
   type CreateTaskContext,
   type TaskRow,
   type TaskStatusRow,
@@ -311,7 +317,7 @@ export async function getTaskStatus(db: Db, tenantId: number, ref: TaskRef): Pro
 
 export async function setExternalIntegrationStatus(db: Db, tenantId: number, ref: TaskRef, value: string): Promise<void> {
   const task = await findTaskByRef(db, tenantId, ref);
-  await db.task.update({ where: { id: task.id }, data: { externalIntegrationStatus: value } });
+  await setTaskExternalIntegrationStatus(db, tenantId, task.id, value);
 }
 
 /**
@@ -327,41 +333,23 @@ export async function reprocessTask(deps: Deps, tenantId: number, ref: TaskRef, 
   const superseded = () =>
     new ConflictError(`Task ${task.id} is a part superseded by a reprocess of task ${task.parentTaskId}; reprocess that task instead`, { title: 'TaskSuperseded' });
   if (task.taskStatus === TaskStatus.Deleted) throw superseded();
-  const { updated, supersededParts } = await deps.prisma.$transaction(async (tx) => {
+  const { updated, supersededParts } = await inTransaction(deps.prisma, async (tx) => {
     const now = new Date();
     // The task's row first: its lock orders this reprocess against a split committing the parts
     // of the run it ends, so the query for earlier parts below sees every one of them.
-    const restarted = await tx.task.updateMany({
-      where: { id: task.id, taskStatus: { not: TaskStatus.Deleted } },
-      data: {
-        restartCount: { increment: 1 },
-        preProcessingStartedOn: now,
-        taskStatus: TaskStatus.QueuedForPreProcessing,
-        statusChangedAt: now,
-        externalIntegrationStatus: 'never',
-        failureReason: null,
-        warning: false,
-        totalPages: 0,
-        processedPageRange: null,
-        averageConfidence: null,
-        redactedBlobKey: null,
-        lastCheckedOutById: null,
-        lastCheckedOutUntil: null,
-      },
-    });
-    if (restarted.count === 0) throw superseded();
+    if (!(await restartTask(tx, tenantId, task.id, now))) throw superseded();
     await clearTaskResults(tx, task.id);
-    await tx.taskAssignment.updateMany({ where: { taskId: task.id }, data: { reviewState: ReviewState.Pending, reviewedAt: null } });
+    await resetTaskReviews(tx, tenantId, task.id);
     // Parts of an earlier split are superseded by the parts the new run will make, and leave
     // their batch's count of tasks.
-    const parts = await tx.task.findMany({ where: livePartsOf(tenantId, task.id), select: { id: true, batchId: true } });
+    const parts = await findLiveParts(tx, tenantId, task.id);
     if (parts.length) {
-      await tx.task.updateMany({ where: { id: { in: parts.map((p) => p.id) } }, data: { taskStatus: TaskStatus.Deleted, statusChangedAt: now } });
+      await markTasksDeleted(tx, tenantId, parts.map((p) => p.id), now);
       const perBatch = new Map<number, number>();
       for (const { batchId } of parts) if (batchId !== null) perBatch.set(batchId, (perBatch.get(batchId) ?? 0) + 1);
-      for (const [batchId, count] of perBatch) await tx.batch.update({ where: { id: batchId }, data: { totalTasks: { decrement: count } } });
+      for (const [batchId, count] of perBatch) await decrementBatchTotalTasks(tx, tenantId, batchId, count);
     }
-    return { updated: await tx.task.findUniqueOrThrow({ where: { id: task.id } }), supersededParts: parts.map((p) => p.id) };
+    return { updated: await findTaskByIdOrThrow(tx, tenantId, task.id), supersededParts: parts.map((p) => p.id) };
   });
   await enqueuePreprocess(deps.queues, updated.priority, { tenantId, taskId: updated.id, restartCount: updated.restartCount }, log);
   // The files of the runs this one replaces (split parts, redacted outputs) and of the parts it
