@@ -8,7 +8,16 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import { inTransaction } from '../db/prisma.js';
 import { renderEvent } from '../modules/webhooks/webhook-events.js';
+import {
+  clearEndpointFailing,
+  disableEndpoint,
+  findDeliveryWithEndpoint,
+  insertDeliveryAttempt,
+  noteEndpointFailing,
+  updatePendingDelivery,
+} from '../modules/webhooks/webhook-outbox.repository.js';
 import { signDelivery } from '../modules/webhooks/webhook-signature.js';
 import type { PipelineDeps } from './pipeline-deps.js';
 import { enqueueWebhookAttempt, type WebhookJobPayload } from './queues.js';
@@ -101,18 +110,16 @@ export async function postWebhook(
 const isSuccess = (result: AttemptResult) => result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
 
 export async function deliverWebhook(deps: Deps, job: WebhookJobPayload): Promise<void> {
-  const delivery = await deps.prisma.webhookDelivery.findFirst({
-    where: { id: job.deliveryId, tenantId: job.tenantId },
-    include: { endpoint: true, event: true },
-  });
+  const delivery = await findDeliveryWithEndpoint(deps.prisma, job.tenantId, job.deliveryId);
   // Gone with its endpoint, finished, or this attempt already made: nothing to do.
   if (!delivery || delivery.status !== 'pending' || delivery.attempts !== job.attempt) return;
-  const current = { id: delivery.id, status: 'pending', attempts: job.attempt };
+  const current = { deliveryId: delivery.id, attempts: job.attempt };
   const { endpoint } = delivery;
   if (!endpoint.enabled) {
-    await deps.prisma.webhookDelivery.updateMany({
-      where: current,
-      data: { status: 'failed', nextAttemptAt: null, lastError: 'The webhook was disabled before this delivery succeeded' },
+    await updatePendingDelivery(deps.prisma, job.tenantId, current, {
+      status: 'failed',
+      nextAttemptAt: null,
+      lastError: 'The webhook was disabled before this delivery succeeded',
     });
     return;
   }
@@ -122,23 +129,20 @@ export async function deliverWebhook(deps: Deps, job: WebhookJobPayload): Promis
   } catch (err) {
     // Retrying cannot fix an event that cannot be rendered: recorded, not retried forever.
     deps.log.error({ err, deliveryId: delivery.id, eventId: delivery.eventId }, 'webhook event not renderable');
-    await deps.prisma.webhookDelivery.updateMany({ where: current, data: { status: 'failed', nextAttemptAt: null, lastError: 'The event could not be rendered' } });
+    await updatePendingDelivery(deps.prisma, job.tenantId, current, { status: 'failed', nextAttemptAt: null, lastError: 'The event could not be rendered' });
     return;
   }
   const attemptedAt = new Date();
   const attempt = job.attempt + 1;
   // The running job is the one responsible for the attempt (dispatchedAt): the dispatcher leaves
   // the delivery alone until the outcome is recorded, and the sweep steps in only if it never is.
-  const claimed = await deps.prisma.webhookDelivery.updateMany({
-    where: current,
-    data: {
-      attempts: attempt,
-      lastAttemptAt: attemptedAt,
-      dispatchedAt: attemptedAt,
-      nextAttemptAt: new Date(attemptedAt.getTime() + deps.config.WEBHOOK_TIMEOUT_MS + LOST_ATTEMPT_MARGIN_MS),
-    },
+  const claimed = await updatePendingDelivery(deps.prisma, job.tenantId, current, {
+    attempts: attempt,
+    lastAttemptAt: attemptedAt,
+    dispatchedAt: attemptedAt,
+    nextAttemptAt: new Date(attemptedAt.getTime() + deps.config.WEBHOOK_TIMEOUT_MS + LOST_ATTEMPT_MARGIN_MS),
   });
-  if (claimed.count === 0) return;
+  if (claimed === 0) return;
 
   const secrets = [endpoint.secret];
   if (endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > attemptedAt) secrets.push(endpoint.previousSecret);
@@ -146,13 +150,13 @@ export async function deliverWebhook(deps: Deps, job: WebhookJobPayload): Promis
     timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS,
     allowPrivate: deps.config.SOURCE_URL_ALLOW_PRIVATE,
   });
-  const next = await recordAttempt(deps, { deliveryId: delivery.id, endpointId: endpoint.id, attempt, attemptedAt }, result);
+  const next = await recordAttempt(deps, { tenantId: job.tenantId, deliveryId: delivery.id, endpointId: endpoint.id, attempt, attemptedAt }, result);
   deps.log.debug({ deliveryId: delivery.id, eventId: delivery.eventId, attempt, statusCode: result.statusCode, error: result.error, next }, 'webhook attempt');
   if (next) {
     const enqueued = await enqueueWebhookAttempt(deps.queues, { tenantId: job.tenantId, deliveryId: delivery.id, attempt }, next, (err) =>
       deps.log.warn({ err, deliveryId: delivery.id }, 'webhook retry not enqueued; the dispatcher will'),
     );
-    if (enqueued) await deps.prisma.webhookDelivery.updateMany({ where: { id: delivery.id, status: 'pending', attempts: attempt }, data: { dispatchedAt: new Date() } });
+    if (enqueued) await updatePendingDelivery(deps.prisma, job.tenantId, { deliveryId: delivery.id, attempts: attempt }, { dispatchedAt: new Date() });
   }
 }
 
@@ -162,39 +166,38 @@ export async function deliverWebhook(deps: Deps, job: WebhookJobPayload): Promis
  */
 async function recordAttempt(
   deps: Deps,
-  at: { deliveryId: number; endpointId: number; attempt: number; attemptedAt: Date },
+  at: { tenantId: number; deliveryId: number; endpointId: number; attempt: number; attemptedAt: Date },
   result: AttemptResult,
 ): Promise<Date | null> {
   const now = new Date();
   const last = { lastStatusCode: result.statusCode, lastDurationMs: result.durationMs, lastError: result.error };
   const delay = deps.config.WEBHOOK_RETRY_SCHEDULE[at.attempt - 1];
   const next = !isSuccess(result) && delay !== undefined ? new Date(now.getTime() + delay) : null;
-  await deps.prisma.$transaction(async (tx) => {
-    await tx.webhookDeliveryAttempt.create({ data: { deliveryId: at.deliveryId, attempt: at.attempt, attemptedAt: at.attemptedAt, ...result } });
-    const mine = { id: at.deliveryId, status: 'pending', attempts: at.attempt };
+  await inTransaction(deps.prisma, async (tx) => {
+    await insertDeliveryAttempt(tx, { deliveryId: at.deliveryId, attempt: at.attempt, attemptedAt: at.attemptedAt, ...result });
+    const mine = { deliveryId: at.deliveryId, attempts: at.attempt };
     if (isSuccess(result)) {
-      await tx.webhookDelivery.updateMany({ where: mine, data: { ...last, status: 'delivered', deliveredAt: now, nextAttemptAt: null } });
-      await tx.webhookEndpoint.updateMany({ where: { id: at.endpointId, failingSince: { not: null } }, data: { failingSince: null } });
+      await updatePendingDelivery(tx, at.tenantId, mine, { ...last, status: 'delivered', deliveredAt: now, nextAttemptAt: null });
+      await clearEndpointFailing(tx, at.tenantId, at.endpointId);
       return;
     }
-    await tx.webhookDelivery.updateMany({
-      where: mine,
+    await updatePendingDelivery(
+      tx,
+      at.tenantId,
+      mine,
       // A next attempt has no job yet: enqueued after the commit, or by the dispatcher.
-      data: next ? { ...last, nextAttemptAt: next, dispatchedAt: null } : { ...last, status: 'failed', nextAttemptAt: null },
-    });
-    const [endpoint] = await tx.$queryRaw<Array<{ failingSince: Date; enabled: boolean }>>`
-      UPDATE "WebhookEndpoint" SET "failingSince" = COALESCE("failingSince", ${at.attemptedAt})
-      WHERE "id" = ${at.endpointId} RETURNING "failingSince", "enabled"`;
+      next ? { ...last, nextAttemptAt: next, dispatchedAt: null } : { ...last, status: 'failed', nextAttemptAt: null },
+    );
+    const endpoint = await noteEndpointFailing(tx, at.tenantId, at.endpointId, at.attemptedAt);
     if (endpoint?.enabled && now.getTime() - endpoint.failingSince.getTime() >= deps.config.WEBHOOK_DISABLE_AFTER) {
       const answer = result.statusCode !== null ? `HTTP ${result.statusCode}` : result.error;
-      await tx.webhookEndpoint.updateMany({
-        where: { id: at.endpointId, enabled: true },
-        data: {
-          enabled: false,
-          disabledAt: now,
-          disabledReason: `Disabled by the service: every delivery attempt failed since ${endpoint.failingSince.toISOString()} (last answer: ${answer}). Fix the receiver, then enable the webhook again and redeliver what failed.`,
-        },
-      });
+      await disableEndpoint(
+        tx,
+        at.tenantId,
+        at.endpointId,
+        now,
+        `Disabled by the service: every delivery attempt failed since ${endpoint.failingSince.toISOString()} (last answer: ${answer}). Fix the receiver, then enable the webhook again and redeliver what failed.`,
+      );
       deps.log.info({ endpointId: at.endpointId, failingSince: endpoint.failingSince }, 'webhook endpoint disabled');
     }
   });

@@ -12,8 +12,21 @@
  * delivery; it never drops one.
  */
 import { TaskStatus } from '../domain/enums.js';
-import { Prisma } from '../generated/prisma/client.js';
+import { inTransaction } from '../db/prisma.js';
+import { findBatch } from '../modules/batches/batches.repository.js';
 import { taskStatusText } from '../modules/tasks/tasks.service.js';
+import {
+  anyBatchCheckNotedAcrossTenants,
+  clearDispatched,
+  countBatchTasksByStatus,
+  emitWebhookEvent,
+  findOverdueDispatchedDeliveriesAcrossTenants,
+  findUndispatchedDeliveriesAcrossTenants,
+  isBatchInFlight,
+  markDispatchedAcrossTenants,
+  pruneWebhookHistoryAcrossTenants,
+  takeBatchChecksAcrossTenants,
+} from '../modules/webhooks/webhook-outbox.repository.js';
 import type { BatchEventData } from '../modules/webhooks/webhooks.schemas.js';
 import type { PipelineDeps } from './pipeline-deps.js';
 import { enqueueWebhookAttempt, jobId, QueueName } from './queues.js';
@@ -37,11 +50,6 @@ export interface DispatchScope {
   tenantIds?: ReadonlySet<number>;
 }
 
-/** The SQL condition of a scope on a table's "tenantId". */
-function inScope(scope: DispatchScope): Prisma.Sql {
-  return scope.tenantIds ? Prisma.sql`"tenantId" = ANY(${[...scope.tenantIds]}::int[])` : Prisma.sql`true`;
-}
-
 /** One round: batch decisions, then the deliveries waiting for a job. */
 export async function dispatchWebhooks(deps: Deps, scope: DispatchScope = {}): Promise<DispatchReport> {
   const batchesFinished = await decideFinishedBatches(deps, scope);
@@ -58,25 +66,15 @@ export async function dispatchWebhooks(deps: Deps, scope: DispatchScope = {}): P
  */
 async function decideFinishedBatches(deps: Deps, scope: DispatchScope): Promise<number> {
   // Most rounds find nothing: no transaction for them.
-  const [noted] = await deps.prisma.$queryRaw<Array<{ any: boolean }>>`SELECT EXISTS (SELECT 1 FROM "WebhookBatchCheck" WHERE ${inScope(scope)}) AS "any"`;
-  if (!noted?.any) return 0;
-  return deps.prisma.$transaction(async (tx) => {
-    const noted = await tx.$queryRaw<Array<{ tenantId: number; batchId: number }>>`
-      WITH taken AS (
-        DELETE FROM "WebhookBatchCheck" WHERE "id" IN (
-          SELECT "id" FROM "WebhookBatchCheck" WHERE ${inScope(scope)} ORDER BY "id" LIMIT ${BATCH_CHECKS_PER_ROUND} FOR UPDATE SKIP LOCKED)
-        RETURNING "tenantId", "batchId")
-      SELECT DISTINCT "tenantId", "batchId" FROM taken`;
+  if (!(await anyBatchCheckNotedAcrossTenants(deps.prisma, scope.tenantIds))) return 0;
+  return inTransaction(deps.prisma, async (tx) => {
+    const noted = await takeBatchChecksAcrossTenants(tx, BATCH_CHECKS_PER_ROUND, scope.tenantIds);
     let emitted = 0;
     for (const { tenantId, batchId } of noted) {
-      const [probe] = await tx.$queryRaw<Array<{ busy: boolean }>>`
-        SELECT EXISTS (SELECT 1 FROM "Task" WHERE "batchId" = ${batchId} AND "taskStatus" = ANY("webhook_in_flight_statuses"())) AS busy`;
-      if (probe?.busy) continue;
-      const batch = await tx.batch.findFirst({ where: { id: batchId, tenantId } });
+      if (await isBatchInFlight(tx, tenantId, batchId)) continue;
+      const batch = await findBatch(tx, tenantId, batchId);
       if (!batch) continue;
-      const byStatus = await tx.$queryRaw<Array<{ taskStatus: number; count: number; restarts: number; lastId: number }>>`
-        SELECT "taskStatus", count(*)::int AS count, sum("restartCount")::int AS restarts, max("id") AS "lastId"
-        FROM "Task" WHERE "batchId" = ${batchId} GROUP BY "taskStatus" ORDER BY "taskStatus"`;
+      const byStatus = await countBatchTasksByStatus(tx, tenantId, batchId);
       const state = [
         byStatus.reduce((n, s) => n + s.count, 0),
         byStatus.reduce((n, s) => n + s.restarts, 0),
@@ -89,9 +87,7 @@ async function decideFinishedBatches(deps: Deps, scope: DispatchScope): Promise<
           .filter((s) => s.taskStatus !== TaskStatus.Deleted)
           .map((s) => ({ taskStatus: s.taskStatus as BatchEventData['taskStatusCounts'][number]['taskStatus'], taskStatusText: taskStatusText(s.taskStatus), count: s.count })),
       };
-      const [emit] = await tx.$queryRaw<Array<{ eventId: string | null }>>`
-        SELECT "webhook_emit"(${tenantId}, 'batch.finished', ${JSON.stringify(data)}::jsonb, ${`batch.finished:${batchId}:${state}`}) AS "eventId"`;
-      if (emit?.eventId) emitted += 1;
+      if (await emitWebhookEvent(tx, tenantId, 'batch.finished', data, `batch.finished:${batchId}:${state}`)) emitted += 1;
     }
     return emitted;
   });
@@ -99,9 +95,7 @@ async function decideFinishedBatches(deps: Deps, scope: DispatchScope): Promise<
 
 /** Enqueues the deliveries without a confirmed job, each delayed until its attempt is due. */
 async function enqueueUndispatched(deps: Deps, scope: DispatchScope): Promise<number> {
-  const waiting = await deps.prisma.$queryRaw<Array<{ id: number; tenantId: number; attempts: number; nextAttemptAt: Date | null }>>`
-    SELECT "id", "tenantId", "attempts", "nextAttemptAt" FROM "WebhookDelivery"
-    WHERE "status" = 'pending' AND "dispatchedAt" IS NULL AND ${inScope(scope)} ORDER BY "id" LIMIT ${DELIVERIES_PER_ROUND}`;
+  const waiting = await findUndispatchedDeliveriesAcrossTenants(deps.prisma, DELIVERIES_PER_ROUND, scope.tenantIds);
   const confirmed: Array<{ id: number; attempts: number }> = [];
   for (const d of waiting) {
     const ok = await enqueueWebhookAttempt(deps.queues, { tenantId: d.tenantId, deliveryId: d.id, attempt: d.attempts }, d.nextAttemptAt ?? new Date());
@@ -109,13 +103,7 @@ async function enqueueUndispatched(deps: Deps, scope: DispatchScope): Promise<nu
     if (!ok) break;
     confirmed.push({ id: d.id, attempts: d.attempts });
   }
-  if (confirmed.length) {
-    // Only where the attempt is still the one enqueued: a job that already ran has moved it on.
-    await deps.prisma.$executeRaw`
-      UPDATE "WebhookDelivery" AS d SET "dispatchedAt" = now()
-      FROM unnest(${confirmed.map((c) => c.id)}::int[], ${confirmed.map((c) => c.attempts)}::int[]) AS c("id", "attempts")
-      WHERE d."id" = c."id" AND d."attempts" = c."attempts" AND d."status" = 'pending' AND d."dispatchedAt" IS NULL`;
-  }
+  if (confirmed.length) await markDispatchedAcrossTenants(deps.prisma, confirmed);
   return confirmed.length;
 }
 
@@ -130,20 +118,10 @@ const RECOVERY_BATCH = 500;
 export async function recoverWebhookDeliveries(deps: Deps, now: Date, graceMs: number, tenantId?: number): Promise<number[]> {
   const recovered: number[] = [];
   const queue = deps.queues[QueueName.Webhook];
+  const dueBefore = new Date(now.getTime() - graceMs);
   let afterId = 0;
   for (;;) {
-    const overdue = await deps.prisma.webhookDelivery.findMany({
-      where: {
-        ...(tenantId === undefined ? {} : { tenantId }),
-        id: { gt: afterId },
-        status: 'pending',
-        dispatchedAt: { not: null },
-        nextAttemptAt: { lt: new Date(now.getTime() - graceMs) },
-      },
-      orderBy: { id: 'asc' },
-      take: RECOVERY_BATCH,
-      select: { id: true, attempts: true },
-    });
+    const overdue = await findOverdueDispatchedDeliveriesAcrossTenants(deps.prisma, { afterId, take: RECOVERY_BATCH, dueBefore, tenantId });
     if (overdue.length === 0) return recovered;
     afterId = overdue[overdue.length - 1]!.id;
     for (const d of overdue) {
@@ -151,25 +129,14 @@ export async function recoverWebhookDeliveries(deps: Deps, now: Date, graceMs: n
       if (LIVE_JOB_STATES.has(await queue.getJobState(id))) continue;
       // A finished job of the same id would make the new enqueue a no-op.
       await queue.remove(id);
-      const { count } = await deps.prisma.webhookDelivery.updateMany({
-        where: { id: d.id, status: 'pending', attempts: d.attempts, dispatchedAt: { not: null } },
-        data: { dispatchedAt: null },
-      });
-      if (count) recovered.push(d.id);
+      if (await clearDispatched(deps.prisma, d.tenantId, d.id, d.attempts)) recovered.push(d.id);
     }
   }
 }
 
 /** Finished deliveries (and events left without any) older than `days` are deleted, a bounded number per sweep. */
 export async function pruneWebhookHistory(deps: Pick<Deps, 'prisma'>, now: Date, days: number): Promise<void> {
-  const before = new Date(now.getTime() - days * 86_400_000);
-  await deps.prisma.$executeRaw`
-    DELETE FROM "WebhookDelivery" WHERE "id" IN (
-      SELECT "id" FROM "WebhookDelivery" WHERE "createdAt" < ${before} AND "status" <> 'pending' LIMIT 5000)`;
-  await deps.prisma.$executeRaw`
-    DELETE FROM "WebhookEvent" WHERE "id" IN (
-      SELECT e."id" FROM "WebhookEvent" e
-      WHERE e."createdAt" < ${before} AND NOT EXISTS (SELECT 1 FROM "WebhookDelivery" d WHERE d."eventId" = e."id") LIMIT 5000)`;
+  await pruneWebhookHistoryAcrossTenants(deps.prisma, new Date(now.getTime() - days * 86_400_000));
 }
 
 /**
