@@ -1,5 +1,6 @@
 import { FileStore } from '@tus/file-store';
 import type { Db } from '../../db/prisma.js';
+import { deleteUploadAcrossTenants } from './uploads.repository.js';
 
 /**
  * The TUS file store, keeping our Upload rows in step with it: when an upload is removed (TUS
@@ -17,6 +18,6 @@ export class UploadFileStore extends FileStore {
 
   override async remove(id: string): Promise<void> {
     await super.remove(id);
-    await this.db.upload.deleteMany({ where: { id } });
+    await deleteUploadAcrossTenants(this.db, id);
   }
 }

@@ -1,6 +1,7 @@
 import { S3Store } from '@tus/s3-store';
 import { ERRORS, type KvStore } from '@tus/server';
 import type { Db } from '../../db/prisma.js';
+import { deleteUploadAcrossTenants } from './uploads.repository.js';
 
 /** S3's answers for an object or multipart upload that does not exist (some stores say NoSuchKey for both). */
 function isMissing(err: unknown): boolean {
@@ -62,6 +63,6 @@ export class UploadS3Store extends S3Store {
       Bucket: this.bucket,
       Delete: { Objects: [{ Key: id }, { Key: this.partKey(id, true) }, { Key: this.infoKey(id) }] },
     });
-    await this.db.upload.deleteMany({ where: { id } });
+    await deleteUploadAcrossTenants(this.db, id);
   }
 }

@@ -5,13 +5,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { publicBaseUrl } from '../../config.js';
-import { BadRequestError, NotFoundError, PayloadTooLargeError } from '../../http/problem.js';
+import { BadRequestError, PayloadTooLargeError } from '../../http/problem.js';
 import { MAX_ROW_ID, problemResponses, rowId } from '../../http/schemas.js';
 import { authenticateBearer } from '../auth/auth.plugin.js';
 import { resolveWorkspace } from '../workspaces/workspaces.service.js';
 import { ProblemTusServer } from './problem-tus-server.js';
 import { parseUploadMetadata } from './upload-metadata.js';
-import { createUploadDatastore, UPLOAD_EXPIRY_MS } from './upload-storage.js';
+import { createUploadDatastore } from './upload-storage.js';
+import { recordUploadCreated, recordUploadFinished, requireOwnUpload } from './uploads.service.js';
 
 /** Spec: chunks of at most 100 MB. */
 export const MAX_CHUNK_BYTES = 100 * 1024 * 1024;
@@ -39,6 +40,8 @@ export const uploadsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
   // upload, and which upload a request may act on.
   const creators = new WeakMap<IncomingMessage, { tenantId: number; workspaceId: number }>();
   const checkedUploadIds = new WeakMap<IncomingMessage, string>();
+  // The organization of each checked request: the upload a request finishes is that organization's.
+  const callerTenants = new WeakMap<IncomingMessage, number>();
   const tus = new ProblemTusServer({
     path: '/files',
     // The TUS file store under DATA_DIR, or the S3 store on the blob store's bucket (upload-storage.ts).
@@ -58,15 +61,10 @@ export const uploadsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       const node = nodeRequestOf(req);
       const creator = node && creators.get(node);
       if (!creator) throw new Error('upload created without our checks');
-      await prisma.upload.create({
-        data: {
-          id: upload.id,
-          tenantId: creator.tenantId,
-          workspaceId: creator.workspaceId,
-          fileType: upload.metadata?.filetype ?? upload.metadata?.fileType ?? 'application/octet-stream',
-          size: upload.size === undefined ? null : BigInt(upload.size),
-          expiresAt: new Date(Date.now() + UPLOAD_EXPIRY_MS),
-        },
+      await recordUploadCreated(prisma, creator, {
+        id: upload.id,
+        fileType: upload.metadata?.filetype ?? upload.metadata?.fileType ?? 'application/octet-stream',
+        size: upload.size,
       });
       return {};
     },
@@ -74,8 +72,11 @@ export const uploadsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       if (!('status_code' in err) || err.status_code >= 500) app.log.error({ err }, 'upload request failed');
       return undefined;
     },
-    onUploadFinish: async (_req, upload) => {
-      await prisma.upload.update({ where: { id: upload.id }, data: { completedAt: new Date(), size: BigInt(upload.offset) } });
+    onUploadFinish: async (req, upload) => {
+      const node = nodeRequestOf(req);
+      const tenantId = node && callerTenants.get(node);
+      if (tenantId === undefined) throw new Error('upload finished without our checks');
+      await recordUploadFinished(prisma, tenantId, upload.id, upload.offset);
       return {};
     },
   });
@@ -85,9 +86,9 @@ export const uploadsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
 
   async function checkRequest(request: FastifyRequest, uploadId: string | undefined) {
     const caller = await authenticateBearer(deps.clientSecrets, deps.keys, config.JWT_ISSUER, request.headers.authorization);
+    callerTenants.set(request.raw, caller.tenantId);
     if (uploadId !== undefined) {
-      const upload = await prisma.upload.findFirst({ where: { id: uploadId, tenantId: caller.tenantId } });
-      if (!upload) throw new NotFoundError(`Upload ${uploadId} was not found`);
+      await requireOwnUpload(prisma, caller.tenantId, uploadId);
       checkedUploadIds.set(request.raw, uploadId);
     }
     if (request.method === 'POST') {
