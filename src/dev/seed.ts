@@ -10,7 +10,10 @@ import {
   createWorkspace,
   rotateClientSecret,
 } from '../modules/tenants/tenants.service.js';
+import { findClientByClientId, findClientRowOfTenant, setClientId } from '../modules/auth/clients.repository.js';
 import { hashSecret, randomToken, verifySecretIfAny } from '../modules/auth/secret-hash.js';
+import { findUserByEmail, upsertActiveUser } from '../modules/users/users.repository.js';
+import { findDefaultWorkspace } from '../modules/workspaces/workspaces.repository.js';
 
 export interface DemoCredentials {
   tenantId: number;
@@ -31,14 +34,10 @@ export const DEMO_REVIEWER_EMAIL = 'reviewer@demo.example.com';
  */
 async function seedDemoReviewer(prisma: PrismaClient, tenantId: number, password: string): Promise<boolean> {
   const email = DEMO_REVIEWER_EMAIL;
-  const existing = await prisma.user.findUnique({ where: { tenantId_email: { tenantId, email } } });
+  const existing = await findUserByEmail(prisma, tenantId, email);
   if (existing?.status === UserStatus.Active && (await verifySecretIfAny(password, existing.passwordHash))) return false;
   const account = { name: 'Demo Reviewer', userName: email, status: UserStatus.Active, emailConfirmed: true, passwordHash: await hashSecret(password) };
-  await prisma.user.upsert({
-    where: { tenantId_email: { tenantId, email } },
-    create: { tenantId, email, roleName: 'Reviewer', ...account },
-    update: account,
-  });
+  await upsertActiveUser(prisma, tenantId, email, 'Reviewer', account);
   return true;
 }
 
@@ -63,18 +62,18 @@ export async function seedDemoTenant(
 
   // The demo tenant is the one holding the wanted client id, or the one seeded before.
   const existing =
-    (await prisma.apiClient.findUnique({ where: { clientId: wanted.clientId } })) ??
-    (saved ? await prisma.apiClient.findUnique({ where: { tenantId: saved.tenantId } }) : null);
+    (await findClientByClientId(prisma, wanted.clientId)) ?? (saved ? await findClientRowOfTenant(prisma, saved.tenantId) : null);
   let credentials: Omit<DemoCredentials, 'reviewer'>;
   let created = false;
   if (existing) {
     if (existing.clientId !== wanted.clientId) {
-      await prisma.apiClient.update({ where: { id: existing.id }, data: { clientId: wanted.clientId } });
+      await setClientId(prisma, existing.tenantId, wanted.clientId);
     }
     if (!(await clientHasSecret(prisma, wanted.clientId, wanted.clientSecret))) {
       await rotateClientSecret(prisma, existing.tenantId, config.CLIENT_SECRET_TTL_DAYS, wanted.clientSecret);
     }
-    const defaultWorkspace = await prisma.workspace.findFirstOrThrow({ where: { tenantId: existing.tenantId, isDefault: true } });
+    const defaultWorkspace = await findDefaultWorkspace(prisma, existing.tenantId);
+    if (!defaultWorkspace) throw new Error(`the demo organization ${existing.tenantId} has no default workspace`);
     credentials = { tenantId: existing.tenantId, ...wanted, defaultWorkspaceId: defaultWorkspace.id };
   } else {
     const tenant = await createTenant(prisma, {

@@ -1,8 +1,11 @@
-import type { PrismaClient } from '../../db/prisma.js';
+import { inTransaction, type PrismaClient } from '../../db/prisma.js';
 import { TemplateType, workspaceKindOf, nameOf } from '../../domain/enums.js';
 import { NotFoundError } from '../../http/problem.js';
 import { hashSecret, randomToken, verifySecret } from '../auth/secret-hash.js';
+import { findClientByClientId, insertClient, replaceClientSecret } from '../auth/clients.repository.js';
+import { insertWorkspace } from '../workspaces/workspaces.repository.js';
 import { toWorkspaceResponse } from '../workspaces/workspaces.service.js';
+import { findTenant, insertTenant } from './tenants.repository.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -48,27 +51,16 @@ export async function createTenant(prisma: PrismaClient, input: NewTenant): Prom
   const clientId = input.clientId ?? newClientId();
   const clientSecret = input.clientSecret ?? randomToken(32);
   const secretHash = await hashSecret(clientSecret);
-  return prisma.$transaction(async (tx) => {
-    const tenant = await tx.tenant.create({
-      data: {
-        name: input.name,
-        licenceExpiresOn: input.licenceExpiresOn ?? null,
-        freeVolume: input.freeVolume ?? null,
-        featureHighPriority: input.featureHighPriority ?? false,
-        featureCustomFormValues: input.featureCustomFormValues ?? false,
-      },
+  return inTransaction(prisma, async (tx) => {
+    const tenant = await insertTenant(tx, {
+      name: input.name,
+      licenceExpiresOn: input.licenceExpiresOn ?? null,
+      freeVolume: input.freeVolume ?? null,
+      featureHighPriority: input.featureHighPriority ?? false,
+      featureCustomFormValues: input.featureCustomFormValues ?? false,
     });
-    const workspace = await tx.workspace.create({
-      data: workspaceData(tenant.id, 'Default workspace', input.defaultTemplate ?? TemplateType.Layout, true),
-    });
-    await tx.apiClient.create({
-      data: {
-        tenantId: tenant.id,
-        clientId,
-        secretHash,
-        secretExpiresAt: new Date(Date.now() + input.secretTtlDays * DAY_MS),
-      },
-    });
+    const workspace = await insertWorkspace(tx, workspaceData(tenant.id, 'Default workspace', input.defaultTemplate ?? TemplateType.Layout, true));
+    await insertClient(tx, { tenantId: tenant.id, clientId, secretHash, secretExpiresAt: new Date(Date.now() + input.secretTtlDays * DAY_MS) });
     return { tenantId: tenant.id, clientId, clientSecret, defaultWorkspaceId: workspace.id };
   });
 }
@@ -77,10 +69,11 @@ export async function createWorkspace(
   prisma: PrismaClient,
   input: { tenantId: number; name: string; templateType: TemplateType; description?: string },
 ) {
-  const tenant = await prisma.tenant.findUnique({ where: { id: input.tenantId } });
+  const tenant = await findTenant(prisma, input.tenantId);
   if (!tenant) throw new NotFoundError(`Tenant ${input.tenantId} was not found`);
-  const workspace = await prisma.workspace.create({
-    data: { ...workspaceData(input.tenantId, input.name, input.templateType, false), description: input.description ?? null },
+  const workspace = await insertWorkspace(prisma, {
+    ...workspaceData(input.tenantId, input.name, input.templateType, false),
+    description: input.description ?? null,
   });
   return toWorkspaceResponse(workspace);
 }
@@ -94,21 +87,16 @@ export async function rotateClientSecret(prisma: PrismaClient, tenantId: number,
   const clientSecret = secret ?? randomToken(32);
   const secretHash = await hashSecret(clientSecret);
   const secretExpiresAt = new Date(Date.now() + secretTtlDays * DAY_MS);
-  const client = await prisma.apiClient
-    .update({
-      where: { tenantId },
-      data: { secretHash, secretExpiresAt, secretVersion: { increment: 1 }, rotatedAt: new Date() },
-    })
-    .catch((err: { code?: string }) => {
-      if (err.code === 'P2025') throw new NotFoundError(`Tenant ${tenantId} has no API client`);
-      throw err;
-    });
+  const client = await replaceClientSecret(prisma, tenantId, { secretHash, secretExpiresAt }, new Date()).catch((err: { code?: string }) => {
+    if (err.code === 'P2025') throw new NotFoundError(`Tenant ${tenantId} has no API client`);
+    throw err;
+  });
   return { tenantId, clientId: client.clientId, clientSecret, secretExpiresAt: secretExpiresAt.toISOString() };
 }
 
 /** True when the stored secret of this client is `secret` (used by the demo seed to stay idempotent). */
 export async function clientHasSecret(prisma: PrismaClient, clientId: string, secret: string): Promise<boolean> {
-  const client = await prisma.apiClient.findUnique({ where: { clientId } });
+  const client = await findClientByClientId(prisma, clientId);
   return client ? verifySecret(secret, client.secretHash) : false;
 }
 

@@ -60,3 +60,22 @@ export function activateInvitedUser(db: Db, tenantId: number, userId: number, ac
     data: { ...account, status: UserStatus.Active, emailConfirmed: true },
   });
 }
+
+export function findUserByEmail(db: Db, tenantId: number, email: string) {
+  return db.user.findUnique({ where: { tenantId_email: { tenantId, email } } });
+}
+
+/** An account set up directly, without an invitation (the demo seed's reviewer): created with the tenant role, or brought in line. */
+export function upsertActiveUser(
+  db: Db,
+  tenantId: number,
+  email: string,
+  roleName: string,
+  account: { name: string; userName: string; status: string; emailConfirmed: boolean; passwordHash: string },
+) {
+  return db.user.upsert({
+    where: { tenantId_email: { tenantId, email } },
+    create: { tenantId, email, roleName, ...account },
+    update: account,
+  });
+}

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/prisma.js';
+import type { Db, Prisma } from '../../db/prisma.js';
 
 export function listWorkspaces(db: Db, tenantId: number) {
   return db.workspace.findMany({ where: { tenantId }, orderBy: { id: 'asc' } });
@@ -10,4 +10,8 @@ export function findWorkspace(db: Db, tenantId: number, workspaceId: number) {
 
 export function findDefaultWorkspace(db: Db, tenantId: number) {
   return db.workspace.findFirst({ where: { tenantId, isDefault: true } });
+}
+
+export function insertWorkspace(db: Db, data: Prisma.WorkspaceUncheckedCreateInput) {
+  return db.workspace.create({ data });
 }
