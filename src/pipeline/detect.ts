@@ -17,7 +17,8 @@ import type { TaskJobPayload } from './queues.js';
 import { dropRunChunks, publishResult, storeChunkBatch } from './result-store.js';
 import { isMediaSource } from './source-inspection.js';
 import { storedTaskRequest } from './task-request.js';
-import { StaleJobError, transitionTask } from './task-transitions.js';
+import { findTaskWorkspace, transitionTask } from './task-pipeline.repository.js';
+import { StaleJobError } from './task-transitions.js';
 
 const RECOGNIZING = [TaskStatus.Recognizing] as const;
 
@@ -63,7 +64,7 @@ export async function detectTask(deps: StageDeps, job: TaskJobPayload, attempt: 
     log.warn({ key: task.sourceBlobKey }, 'the source file is missing');
     return fail("The task's source file is missing from the blob store.");
   }
-  const workspace = await deps.prisma.workspace.findUniqueOrThrow({ where: { id: task.workspaceId } });
+  const workspace = await findTaskWorkspace(deps.prisma, task.tenantId, task.workspaceId);
   const templateType = workspace.templateType as TemplateType;
   const request = storedTaskRequest.parse(task.request);
   const workDir = await mkdtemp(path.join(os.tmpdir(), `detect-${task.id}-`));

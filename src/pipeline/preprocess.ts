@@ -8,6 +8,7 @@ import { detectSilences } from '../engines/media.js';
 import { BlobNotFoundError, isMissingFile, openFileStream } from '../storage/blob-store.js';
 import { cutAudio, planAudioSplit } from './audio-split.js';
 import { uploadIdOf } from '../modules/tasks/task-source.js';
+import { inTransaction } from '../db/prisma.js';
 import { takeTaskNumber } from '../modules/tasks/tasks.repository.js';
 import { formatPageRange, pagesToProcess } from './page-selection.js';
 import { taskBlobKey, type PipelineDeps, type StageDeps } from './pipeline-deps.js';
@@ -17,7 +18,7 @@ import { downloadSource, SourceTooLargeError } from './source-fetch.js';
 import { SourceUnreachableError } from './url-guard.js';
 import { isMediaSource, UnsupportedFileError, type SourceInspection } from './source-inspection.js';
 import { storedTaskRequest, type StoredPartSlice } from './task-request.js';
-import { transitionTask } from './task-transitions.js';
+import { addBatchTotalTasks, findSplitOriginal, findTaskWorkspace, insertPartTask, moveTaskRun, transitionTask } from './task-pipeline.repository.js';
 
 const IN_PROGRESS = [TaskStatus.PreProcessingInProgress] as const;
 /** Pages per part when splitTaskInChunks gives no splitChunkNumberPages. */
@@ -159,7 +160,7 @@ async function processSourceFile(
   }
   const source = inspected; // a const narrows by kind below
 
-  const workspace = await deps.prisma.workspace.findUniqueOrThrow({ where: { id: task.workspaceId } });
+  const workspace = await findTaskWorkspace(deps.prisma, task.tenantId, task.workspaceId);
   const isMedia = isMediaSource(source);
   const wantsMedia = workspace.taskType === TaskType.Transcript;
   if (isMedia !== wantsMedia) {
@@ -275,27 +276,23 @@ function partPages(part: PartFile, templateType: number) {
  * part's offset in the original is the sum of the earlier parts' durations.
  */
 async function createPartTasks(deps: PipelineDeps, job: TaskJobPayload, templateType: number, plan: SplitPlan): Promise<StepOutcome> {
-  const original = await deps.prisma.task.findUniqueOrThrow({ where: { id: job.taskId }, include: { assignments: true } });
+  const original = await findSplitOriginal(deps.prisma, job.tenantId, job.taskId);
   const originalRequest = original.request as Prisma.JsonObject;
   const { url, transcriptLanguage } = storedTaskRequest.parse(originalRequest).context;
-  const parts = await deps.prisma.$transaction(async (tx) => {
-    const moved = await tx.task.updateMany({
-      where: { id: original.id, restartCount: job.restartCount, taskStatus: TaskStatus.PreProcessingInProgress },
-      data: {
-        taskStatus: TaskStatus.Split,
-        statusChangedAt: new Date(),
-        totalPages: plan.totalPages,
-        durationSeconds: plan.durationSeconds ?? null,
-        sourceBlobKey: taskBlobKey(original.tenantId, original.id, 'source'),
-        sourceMimeType: plan.mimeType,
-        processedPageRange: null,
-      },
+  const parts = await inTransaction(deps.prisma, async (tx) => {
+    const moved = await moveTaskRun(tx, job, IN_PROGRESS, TaskStatus.Split, {
+      totalPages: plan.totalPages,
+      durationSeconds: plan.durationSeconds ?? null,
+      sourceBlobKey: taskBlobKey(original.tenantId, original.id, 'source'),
+      sourceMimeType: plan.mimeType,
+      processedPageRange: null,
     });
-    if (moved.count === 0) return [];
+    if (!moved) return [];
     const created = [];
     for (const [index, partFile] of plan.parts.entries()) {
-      const part = await tx.task.create({
-        data: {
+      const part = await insertPartTask(
+        tx,
+        {
           tenantId: original.tenantId,
           workspaceId: original.workspaceId,
           batchId: original.batchId,
@@ -315,13 +312,11 @@ async function createPartTasks(deps: PipelineDeps, job: TaskJobPayload, template
           sourceBlobKey: partFile.slice.sourceBlobKey,
           sourceMimeType: plan.mimeType,
         },
-      });
-      if (original.assignments.length) {
-        await tx.taskAssignment.createMany({ data: original.assignments.map((a) => ({ taskId: part.id, position: a.position, email: a.email })) });
-      }
+        original.assignments,
+      );
       created.push(part);
     }
-    if (original.batchId) await tx.batch.update({ where: { id: original.batchId }, data: { totalTasks: { increment: created.length } } });
+    if (original.batchId) await addBatchTotalTasks(tx, original.tenantId, original.batchId, created.length);
     return created;
   });
   if (parts.length === 0) return 'stale';

@@ -2,6 +2,7 @@ import { TaskStatus } from '../domain/enums.js';
 import { redeliverUnsentInvitations } from './deliver-invitation.js';
 import type { PipelineDeps } from './pipeline-deps.js';
 import { purgeUploadFiles } from '../modules/uploads/upload-storage.js';
+import { deleteUploadsAcrossTenants, findExpiredUploadsAcrossTenants, findInFlightTasksAcrossTenants, recoverDeadTask, settleStuckExportsAcrossTenants } from './sweep.repository.js';
 import { enqueueDetect, enqueuePreprocess, jobId, preprocessQueueFor, QueueName, type TaskJobPayload } from './queues.js';
 import { pruneWebhookHistory, recoverWebhookDeliveries } from './webhook-dispatch.js';
 
@@ -16,6 +17,7 @@ const IN_FLIGHT: Record<number, { stage: 'preprocess' | 'detect'; recoverTo: Tas
   [TaskStatus.PreProcessingSuccessful]: { stage: 'detect', recoverTo: TaskStatus.RecognitionFailed },
   [TaskStatus.Recognizing]: { stage: 'detect', recoverTo: TaskStatus.RecognitionFailed },
 };
+const IN_FLIGHT_STATUSES = Object.keys(IN_FLIGHT).map(Number);
 const LIVE_JOB_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
 
 export interface SweepReport {
@@ -51,34 +53,27 @@ export async function sweep(deps: PipelineDeps, options: SweepOptions = {}): Pro
   const now = options.now ?? new Date();
   const report: SweepReport = { redelivered: [], recovered: [], invitations: [], webhookDeliveries: [] };
   const stuckBefore = new Date(now.getTime() - deps.config.STUCK_TASK_MINUTES * 60_000);
-  const tenant = options.tenantId === undefined ? {} : { tenantId: options.tenantId };
+  const redeliverBefore = new Date(now.getTime() - (options.redeliveryGraceMs ?? DEFAULT_REDELIVERY_GRACE_MS));
   // Every candidate is visited, in id order by batches: tasks waiting behind a long backlog of live
   // jobs must not hide the ones whose job is gone.
   let afterId = 0;
   for (;;) {
-    const candidates = await deps.prisma.task.findMany({
-      where: {
-        ...tenant,
-        id: { gt: afterId },
-        taskStatus: { in: Object.keys(IN_FLIGHT).map(Number) },
-        statusChangedAt: { lt: new Date(now.getTime() - (options.redeliveryGraceMs ?? DEFAULT_REDELIVERY_GRACE_MS)) },
-      },
-      orderBy: { id: 'asc' },
+    const candidates = await findInFlightTasksAcrossTenants(deps.prisma, {
+      statuses: IN_FLIGHT_STATUSES,
+      changedBefore: redeliverBefore,
+      afterId,
       take: BATCH,
-      select: { id: true, tenantId: true, restartCount: true, taskStatus: true, priority: true, statusChangedAt: true },
+      tenantId: options.tenantId,
     });
     if (candidates.length === 0) break;
     afterId = candidates[candidates.length - 1]!.id;
     await sweepBatch(deps, candidates, now, stuckBefore, report);
   }
-  const exported = await deps.prisma.task.updateMany({
-    where: { ...tenant, taskStatus: TaskStatus.ExportCompleted, statusChangedAt: { lt: stuckBefore } },
-    data: { taskStatus: TaskStatus.Processed, statusChangedAt: now, warning: true },
-  });
+  const exported = await settleStuckExportsAcrossTenants(deps.prisma, stuckBefore, now, options.tenantId);
   report.invitations = await redeliverUnsentInvitations(deps, now, options.tenantId);
   report.webhookDeliveries = await recoverWebhookDeliveries(deps, now, options.redeliveryGraceMs ?? DEFAULT_REDELIVERY_GRACE_MS, options.tenantId);
-  if (report.redelivered.length || report.recovered.length || report.invitations.length || report.webhookDeliveries.length || exported.count) {
-    deps.log.info({ ...report, exportedToProcessed: exported.count }, 'sweep');
+  if (report.redelivered.length || report.recovered.length || report.invitations.length || report.webhookDeliveries.length || exported) {
+    deps.log.info({ ...report, exportedToProcessed: exported }, 'sweep');
   }
   await deleteExpiredUploads(deps, now);
   await pruneWebhookHistory(deps, now, deps.config.WEBHOOK_HISTORY_DAYS);
@@ -106,17 +101,12 @@ async function sweepBatch(deps: PipelineDeps, candidates: Candidate[], now: Date
       continue;
     }
     if (state === 'failed' || task.statusChangedAt < stuckBefore) {
-      const recovered = await deps.prisma.task.updateMany({
-        where: { id: task.id, restartCount: task.restartCount, taskStatus: task.taskStatus },
-        data: {
-          taskStatus: flight.recoverTo,
-          statusChangedAt: now,
-          warning: true,
-          externalIntegrationStatus: 'never',
-          failureReason: `Recovered automatically: the ${flight.stage} job ${state === 'failed' ? 'failed without recording a result' : 'stopped making progress'}`,
-        },
+      const recovered = await recoverDeadTask(deps.prisma, task, {
+        to: flight.recoverTo,
+        now,
+        failureReason: `Recovered automatically: the ${flight.stage} job ${state === 'failed' ? 'failed without recording a result' : 'stopped making progress'}`,
       });
-      if (recovered.count) report.recovered.push(task.id);
+      if (recovered) report.recovered.push(task.id);
     }
   }
 }
@@ -126,10 +116,10 @@ async function sweepBatch(deps: PipelineDeps, candidates: Candidate[], now: Date
  * its trailing part and its info object). Completed uploads stay (reprocessing replays them).
  */
 async function deleteExpiredUploads(deps: PipelineDeps, now: Date): Promise<void> {
-  const expired = await deps.prisma.upload.findMany({ where: { completedAt: null, expiresAt: { lt: now } }, select: { id: true }, take: BATCH });
+  const expired = await findExpiredUploadsAcrossTenants(deps.prisma, now, BATCH);
   if (!expired.length) return;
   for (const { id } of expired) {
     await purgeUploadFiles(deps.blobs, deps.config, id);
   }
-  await deps.prisma.upload.deleteMany({ where: { id: { in: expired.map((u) => u.id) } } });
+  await deleteUploadsAcrossTenants(deps.prisma, expired.map((u) => u.id));
 }
