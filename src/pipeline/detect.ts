@@ -14,7 +14,8 @@ import { pagesOfRange, pagesToProcess } from './page-selection.js';
 import { taskBlobKey, type StageDeps } from './pipeline-deps.js';
 import type { StepAttempt, StepOutcome } from './preprocess.js';
 import type { TaskJobPayload } from './queues.js';
-import { dropRunChunks, publishResult, storeChunkBatch } from './result-store.js';
+import { publishResult, storeChunkBatch } from './result-store.js';
+import { deleteRunChunks } from './result-store.repository.js';
 import { isMediaSource } from './source-inspection.js';
 import { storedTaskRequest } from './task-request.js';
 import { findTaskWorkspace, transitionTask } from './task-pipeline.repository.js';
@@ -55,7 +56,7 @@ export async function detectTask(deps: StageDeps, job: TaskJobPayload, attempt: 
   const fail = async (reason: string): Promise<StepOutcome> => {
     log.warn({ reason }, 'recognition failed');
     // A failed run shows no result: what its attempts stored goes (only if the task is still this run's).
-    if (await transitionTask(deps.prisma, job, RECOGNIZING, TaskStatus.RecognitionFailed, { failureReason: reason })) await dropRunChunks(deps.prisma, job);
+    if (await transitionTask(deps.prisma, job, RECOGNIZING, TaskStatus.RecognitionFailed, { failureReason: reason })) await deleteRunChunks(deps.prisma, job);
     return 'failed';
   };
   if (!task.sourceBlobKey) return fail('The task has no pre-processed source file');

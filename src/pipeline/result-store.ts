@@ -1,11 +1,15 @@
 import type { Prisma } from '../generated/prisma/client.js';
-import type { Db, PrismaClient } from '../db/prisma.js';
-import { SpeakerSource, TaskStatus } from '../domain/enums.js';
+import { inTransaction, type Db, type PrismaClient } from '../db/prisma.js';
+import { TaskStatus } from '../domain/enums.js';
 import { copyWorkspaceSpeakersToTask } from '../modules/speakers/speakers.repository.js';
 import { clearTaskResults } from '../modules/tasks/task-results.repository.js';
 import type { ModelSummary } from './engine-protocol.js';
 import type { TaskJobPayload } from './queues.js';
+import { consumeFreeVolume, findTaskSpeakerIds, insertDetectedSpeakers, insertRunChunks, insertTranscript } from './result-store.repository.js';
+import { moveTaskRun } from './task-pipeline.repository.js';
 import { StaleJobError } from './task-transitions.js';
+
+const RECOGNIZING = [TaskStatus.Recognizing] as const;
 
 /**
  * A document's result is stored in two steps, so that no transaction grows with its pages:
@@ -17,32 +21,13 @@ import { StaleJobError } from './task-transitions.js';
  */
 
 /**
- * Stores a batch of the run's chunks (`json`: the JSON text of an array of StoredChunk, passed to
- * Postgres as it is, so the worker's main thread never parses or re-serializes a result). Only
- * while the task is Recognizing in this run: the task row is share-locked for the statement, so
- * a reprocess or the publication of a duplicate job's result waits for it, and a batch arriving
- * after either stores nothing and raises StaleJobError. A retried attempt overwrites its run's
- * rows of the same numbers.
+ * Stores a batch of the run's chunks (result-store.repository.ts, insertRunChunks: only while the
+ * task is Recognizing in this run). A batch arriving after a reprocess or the publication of a
+ * duplicate job's result stores nothing and raises StaleJobError.
  */
 export async function storeChunkBatch(db: Db, job: TaskJobPayload, json: string, count: number, retrievedOn: Date): Promise<void> {
-  const stored = await db.$executeRaw`
-    WITH run AS (
-      SELECT id FROM "Task"
-       WHERE id = ${job.taskId} AND "tenantId" = ${job.tenantId} AND "restartCount" = ${job.restartCount} AND "taskStatus" = ${TaskStatus.Recognizing}
-         FOR SHARE
-    )
-    INSERT INTO "DocumentChunk" ("taskId", "restartCount", "chunkNumber", "pageNumber", "retrievedOn", "averageConfidence", "entities")
-    SELECT run.id, ${job.restartCount}, c."chunkNumber", c."pageNumber", ${retrievedOn}, c."averageConfidence", c."entities"
-      FROM run, jsonb_to_recordset(${json}::jsonb) AS c("chunkNumber" int, "pageNumber" int, "averageConfidence" float8, "entities" jsonb)
-    ON CONFLICT ("taskId", "restartCount", "chunkNumber") DO UPDATE
-       SET "pageNumber" = EXCLUDED."pageNumber", "retrievedOn" = EXCLUDED."retrievedOn", "averageConfidence" = EXCLUDED."averageConfidence",
-           "entities" = EXCLUDED."entities", "version" = 1, "lastModifiedById" = NULL, "lastModifiedByExternal" = NULL, "lastModifiedOn" = NULL`;
+  const stored = await insertRunChunks(db, job, json, retrievedOn);
   if (stored !== count) throw new StaleJobError(job);
-}
-
-/** Drops the chunks a run wrote (a run that failed shows no result). */
-export async function dropRunChunks(db: Db, job: TaskJobPayload): Promise<void> {
-  await db.documentChunk.deleteMany({ where: { taskId: job.taskId, restartCount: job.restartCount } });
 }
 
 /**
@@ -57,35 +42,24 @@ export async function publishResult(
   task: { totalPages: number; workspaceId: number },
   result: ModelSummary,
 ): Promise<void> {
-  await prisma.$transaction(async (tx) => {
-    const moved = await tx.task.updateMany({
-      where: { id: job.taskId, restartCount: job.restartCount, taskStatus: TaskStatus.Recognizing },
-      data: {
-        taskStatus: TaskStatus.ToReview,
-        statusChangedAt: new Date(),
-        averageConfidence: result.kind === 'document' ? result.averageConfidence : mean(result.items.map((i) => i.confidence)),
-        failureReason: null,
-        ...(result.kind === 'document' ? { redactedBlobKey: result.redactedBlobKey ?? null } : {}),
-      },
+  await inTransaction(prisma, async (tx) => {
+    const moved = await moveTaskRun(tx, job, RECOGNIZING, TaskStatus.ToReview, {
+      averageConfidence: result.kind === 'document' ? result.averageConfidence : mean(result.items.map((i) => i.confidence)),
+      failureReason: null,
+      ...(result.kind === 'document' ? { redactedBlobKey: result.redactedBlobKey ?? null } : {}),
     });
-    if (moved.count === 0) throw new StaleJobError(job);
+    if (!moved) throw new StaleJobError(job);
     const chunkCount = result.kind === 'document' ? result.chunkCount : 0;
-    await clearTaskResults(tx, job.taskId, { restartCount: job.restartCount, chunkCount });
+    await clearTaskResults(tx, job.tenantId, job.taskId, { restartCount: job.restartCount, chunkCount });
     if (result.kind === 'transcript') {
-      await tx.transcript.create({
-        data: { taskId: job.taskId, totalTimeInSeconds: result.totalTimeInSeconds, items: result.items as unknown as Prisma.InputJsonValue },
-      });
-      const existing = new Set((await tx.taskSpeaker.findMany({ where: { taskId: job.taskId }, select: { speakerId: true } })).map((s) => s.speakerId));
+      await insertTranscript(tx, job.taskId, { totalTimeInSeconds: result.totalTimeInSeconds, items: result.items as unknown as Prisma.InputJsonValue });
+      const existing = await findTaskSpeakerIds(tx, job.tenantId, job.taskId);
       const detected = result.speakers.filter((s) => !existing.has(s.speakerId));
-      if (detected.length) {
-        await tx.taskSpeaker.createMany({
-          data: detected.map((s) => ({ taskId: job.taskId, speakerId: s.speakerId, speakerName: s.speakerName, isDefault: s.isDefault && existing.size === 0, source: SpeakerSource.Detected })),
-        });
-      }
+      if (detected.length) await insertDetectedSpeakers(tx, job.taskId, detected.map((s) => ({ ...s, isDefault: s.isDefault && existing.size === 0 })));
       // The workspace's known speakers are offered on every transcript of the workspace.
       await copyWorkspaceSpeakersToTask(tx, job.taskId, task.workspaceId);
     }
-    await tx.$executeRaw`UPDATE "Tenant" SET "freeVolume" = GREATEST(0, "freeVolume" - ${task.totalPages}) WHERE id = ${job.tenantId} AND "freeVolume" IS NOT NULL`;
+    await consumeFreeVolume(tx, job.tenantId, task.totalPages);
   });
 }
 

@@ -21,10 +21,11 @@ export function livePartsOf(tenantId: number, originalId: number): Prisma.TaskWh
  * given by the task or its workspace stay). `keep` spares the chunks of one run up to its chunk
  * count: the run whose result is being published.
  */
-export async function clearTaskResults(db: Db, taskId: number, keep?: { restartCount: number; chunkCount: number }): Promise<void> {
+export async function clearTaskResults(db: Db, tenantId: number, taskId: number, keep?: { restartCount: number; chunkCount: number }): Promise<void> {
+  const ofTask = { taskId, task: { tenantId } };
   await db.documentChunk.deleteMany({
-    where: keep ? { taskId, OR: [{ restartCount: { not: keep.restartCount } }, { chunkNumber: { gt: keep.chunkCount } }] } : { taskId },
+    where: keep ? { ...ofTask, OR: [{ restartCount: { not: keep.restartCount } }, { chunkNumber: { gt: keep.chunkCount } }] } : ofTask,
   });
-  await db.transcript.deleteMany({ where: { taskId } });
-  await db.taskSpeaker.deleteMany({ where: { taskId, source: SpeakerSource.Detected } });
+  await db.transcript.deleteMany({ where: ofTask });
+  await db.taskSpeaker.deleteMany({ where: { ...ofTask, source: SpeakerSource.Detected } });
 }

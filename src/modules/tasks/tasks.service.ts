@@ -338,7 +338,7 @@ export async function reprocessTask(deps: Deps, tenantId: number, ref: TaskRef, 
     // The task's row first: its lock orders this reprocess against a split committing the parts
     // of the run it ends, so the query for earlier parts below sees every one of them.
     if (!(await restartTask(tx, tenantId, task.id, now))) throw superseded();
-    await clearTaskResults(tx, task.id);
+    await clearTaskResults(tx, tenantId, task.id);
     await resetTaskReviews(tx, tenantId, task.id);
     // Parts of an earlier split are superseded by the parts the new run will make, and leave
     // their batch's count of tasks.
