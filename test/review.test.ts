@@ -237,7 +237,7 @@ describe('Sequential assignment', () => {
     // Reading the export of the reviewed task was its hand-over, and the response already says so.
     expect(exported).toMatchObject({ lastCheckedOutBy: second.id, lastCheckoutByUserName: second.name, lastIntegratedOn: expect.any(String) });
     expect(await taskRow(task.id)).toMatchObject({ taskStatus: TaskStatus.Processed, integrationStatus: IntegrationStatus.Successful, lastIntegratedOn: expect.any(Date) });
-    expect(await markHandedOver(ctx.prisma, task.id)).toBe(false);
+    expect(await markHandedOver(ctx.prisma, t.tenantId, task.id)).toBe(false);
     expect((await documentExport(t, task.id)).lastIntegratedOn).toEqual(exported.lastIntegratedOn);
   });
 });
@@ -398,7 +398,7 @@ describe('split tasks', () => {
     await reviewAs(h, parts[1]!.id);
     expect(await taskRow(original.id)).toMatchObject({ taskStatus: TaskStatus.ExportCompleted, integrationStatus: IntegrationStatus.Queued });
 
-    expect(await markHandedOver(ctx.prisma, original.id)).toBe(true);
+    expect(await markHandedOver(ctx.prisma, t.tenantId, original.id)).toBe(true);
     for (const id of [original.id, ...parts.map((p) => p.id)]) {
       expect(await taskRow(id)).toMatchObject({ taskStatus: TaskStatus.Processed, integrationStatus: IntegrationStatus.Successful });
     }

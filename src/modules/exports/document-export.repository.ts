@@ -34,7 +34,7 @@ export async function loadChunks(db: Db, task: ExportedTask) {
   if (shown.length === 0) return [];
   const taskIds = shown.map((t) => t.id);
   const chunks = await db.documentChunk.findMany({
-    where: { OR: shown.map((t) => ({ taskId: t.id, restartCount: t.restartCount })) },
+    where: { OR: shown.map((t) => ({ taskId: t.id, restartCount: t.restartCount })), task: { tenantId: task.tenantId } },
     orderBy: { chunkNumber: 'asc' },
   });
   return chunks.sort((a, b) => taskIds.indexOf(a.taskId) - taskIds.indexOf(b.taskId));

@@ -39,7 +39,7 @@ async function exportedDocument(deps: Deps, tenantId: number, ref: TaskRef) {
     throw new BadRequestError(`Task ${task.id} is a transcript task: use GetExportData/Transcript/${task.id}`, { title: 'NotADocumentTask' });
   }
   // Reading the export of a reviewed task is its hand-over: the response already shows it.
-  if (await markHandedOver(deps.prisma, task.id)) task = await loadExportedTask(deps.prisma, tenantId, task.id);
+  if (await markHandedOver(deps.prisma, tenantId, task.id)) task = await loadExportedTask(deps.prisma, tenantId, task.id);
   const chunks: Chunk[] = (await loadChunks(deps.prisma, task)).map((row) => ({
     // Stored by the models and the viewer in the Entity shape; the response schema checks it on the way out.
     entities: row.entities as Entity[],

@@ -5,8 +5,8 @@ import { BadRequestError } from '../../http/problem.js';
 import { toIso } from '../../http/schemas.js';
 import { signedFileUrl, userDisplayName, type ExportDeps } from './export-links.js';
 import { findTaskByRef, type TaskRef } from '../tasks/tasks.service.js';
-import { livePartsOf } from '../tasks/task-results.repository.js';
 import { markHandedOver } from '../review/review.service.js';
+import { loadTranscriptParts, loadTranscriptTask, type TranscriptPart, type TranscriptTask } from './transcript-export.repository.js';
 import {
   transcriptAnnotation,
   transcriptItem,
@@ -22,8 +22,6 @@ type Deps = ExportDeps;
 
 const storedItems = z.array(transcriptItem);
 const storedAnnotations = z.array(transcriptAnnotation);
-const speakerFields = { speakerId: true, speakerName: true, speakerPrefix: true, speakerSuffix: true } as const;
-const userName = { select: { name: true, userName: true, email: true } } as const;
 
 /** A task's transcript, or its parts' joined into one when it was split. */
 interface JoinedTranscript {
@@ -33,29 +31,6 @@ interface JoinedTranscript {
   speakers: TranscriptSpeaker[];
 }
 
-function loadTask(db: Db, taskId: number) {
-  return db.task.findUniqueOrThrow({
-    where: { id: taskId },
-    include: {
-      workspace: { select: { taskType: true } },
-      transcript: true,
-      speakers: { select: speakerFields, orderBy: { id: 'asc' } },
-      lastCheckedOutBy: userName,
-      lastIntegratedBy: userName,
-    },
-  });
-}
-type LoadedTask = Awaited<ReturnType<typeof loadTask>>;
-
-/** The parts of a split task in part order; parts of an earlier run were marked Deleted by the reprocess. */
-function loadParts(db: Db, task: LoadedTask) {
-  return db.task.findMany({
-    where: livePartsOf(task.tenantId, task.id),
-    orderBy: { partNumber: 'asc' },
-    include: { transcript: true, speakers: { select: speakerFields, orderBy: { id: 'asc' } } },
-  });
-}
-type LoadedPart = Awaited<ReturnType<typeof loadParts>>[number];
 
 function shiftItem(item: TranscriptItem, offset: number): TranscriptItem {
   const shiftWords = (words: TranscriptItem['displayWords']) => words.map((w) => ({ ...w, offsetInSeconds: round(w.offsetInSeconds + offset) }));
@@ -73,7 +48,7 @@ function shiftItem(item: TranscriptItem, offset: number): TranscriptItem {
  * at silences, no gaps), so a part starts where the ones before it end: at the sum of their
  * durations. Each part's speakers join the list the first time their id appears.
  */
-function joinParts(parts: LoadedPart[], ownSpeakers: TranscriptSpeaker[]): JoinedTranscript {
+function joinParts(parts: TranscriptPart[], ownSpeakers: TranscriptSpeaker[]): JoinedTranscript {
   const joined: JoinedTranscript = { totalTimeInSeconds: 0, items: [], annotations: [], speakers: [...ownSpeakers] };
   const speakerIds = new Set(ownSpeakers.map((s) => s.speakerId));
   for (const part of parts) {
@@ -93,7 +68,7 @@ function joinParts(parts: LoadedPart[], ownSpeakers: TranscriptSpeaker[]): Joine
   return joined;
 }
 
-async function transcriptOf(db: Db, task: LoadedTask): Promise<JoinedTranscript> {
+async function transcriptOf(db: Db, task: TranscriptTask): Promise<JoinedTranscript> {
   if (task.transcript) {
     return {
       totalTimeInSeconds: task.transcript.totalTimeInSeconds,
@@ -102,13 +77,13 @@ async function transcriptOf(db: Db, task: LoadedTask): Promise<JoinedTranscript>
       speakers: task.speakers,
     };
   }
-  const parts = await loadParts(db, task);
+  const parts = await loadTranscriptParts(db, task);
   if (parts.length) return joinParts(parts, task.speakers);
   // Not recognized yet: an empty transcript of the recording.
   return { totalTimeInSeconds: task.durationSeconds ?? 0, items: [], annotations: [], speakers: task.speakers };
 }
 
-function taskFields(deps: Deps, task: LoadedTask, totalTimeInSeconds: number): TranscriptTaskFields {
+function taskFields(deps: Deps, task: TranscriptTask, totalTimeInSeconds: number): TranscriptTaskFields {
   const originalFileUrl = signedFileUrl(deps, task.sourceBlobKey);
   return {
     taskId: task.id,
@@ -132,12 +107,12 @@ function taskFields(deps: Deps, task: LoadedTask, totalTimeInSeconds: number): T
 
 async function exportedTranscript(deps: Deps, tenantId: number, ref: TaskRef) {
   const found = await findTaskByRef(deps.prisma, tenantId, ref);
-  let task = await loadTask(deps.prisma, found.id);
+  let task = await loadTranscriptTask(deps.prisma, tenantId, found.id);
   if (task.workspace.taskType !== TaskType.Transcript) {
     throw new BadRequestError(`Task ${task.id} is not a transcript task: use GetExportData/${task.id}`, { title: 'NotATranscriptTask' });
   }
   // Reading the export of a reviewed task is its hand-over: the response already shows it.
-  if (await markHandedOver(deps.prisma, task.id)) task = await loadTask(deps.prisma, task.id);
+  if (await markHandedOver(deps.prisma, tenantId, task.id)) task = await loadTranscriptTask(deps.prisma, tenantId, task.id);
   return { task, transcript: await transcriptOf(deps.prisma, task) };
 }
 

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../app-deps.js';
-import type { Prisma } from '../../db/prisma.js';
+import { inTransaction, type Prisma } from '../../db/prisma.js';
 import { TaskType } from '../../domain/enums.js';
 import { BadRequestError, ConflictError, invalidField, NotFoundError } from '../../http/problem.js';
 import type { Entity } from '../exports/document-export.schemas.js';
@@ -27,7 +27,7 @@ export async function editEntities(deps: Deps, reviewer: Reviewer, taskId: numbe
   if (task.workspace.taskType === TaskType.Transcript) {
     throw new BadRequestError('A transcript task has no entities: edit its transcript', { title: 'NotADocumentTask' });
   }
-  const rows = new Map((await findChunks(deps.prisma, task.id)).map((row) => [row.chunkNumber, row]));
+  const rows = new Map((await findChunks(deps.prisma, reviewer.tenantId, task.id)).map((row) => [row.chunkNumber, row]));
   const seen = new Set<number>();
   const changes = body.chunks.map((edit, i) => {
     const row = rows.get(edit.chunkNumber);
@@ -41,12 +41,12 @@ export async function editEntities(deps: Deps, reviewer: Reviewer, taskId: numbe
     const added = addFields(edited ?? (row.entities as Entity[]), edit.addedFields ?? [], page, by, `chunks.${i}.addedFields`);
     return { row, entities: added ?? edited };
   });
-  await deps.prisma.$transaction(async (tx) => {
+  await inTransaction(deps.prisma, async (tx) => {
     for (const { row, entities } of changes) {
-      if (entities && !(await saveChunkEdits(tx, row, entities as Prisma.InputJsonValue, reviewer.userId, now))) throw staleChunk(row.chunkNumber);
+      if (entities && !(await saveChunkEdits(tx, reviewer.tenantId, row, entities as Prisma.InputJsonValue, reviewer.userId, now))) throw staleChunk(row.chunkNumber);
     }
   });
-  const saved = await findChunks(deps.prisma, task.id);
+  const saved = await findChunks(deps.prisma, reviewer.tenantId, task.id);
   return { chunks: saved.filter((row) => seen.has(row.chunkNumber)).map(reviewChunkOf) };
 }
 
@@ -58,7 +58,7 @@ export async function editTranscript(deps: Deps, reviewer: Reviewer, taskId: num
   if (task.workspace.taskType !== TaskType.Transcript) {
     throw new BadRequestError('Only transcript tasks have a transcript: edit the entities', { title: 'NotATranscriptTask' });
   }
-  const [row, speakers] = await Promise.all([findTranscript(deps.prisma, task.id), findTaskSpeakers(deps.prisma, task.id)]);
+  const [row, speakers] = await Promise.all([findTranscript(deps.prisma, reviewer.tenantId, task.id), findTaskSpeakers(deps.prisma, reviewer.tenantId, task.id)]);
   if (!row) throw new NotFoundError('The task has no transcript');
   const stale = new ConflictError('The transcript was saved meanwhile; reload it and edit again', { title: 'StaleTranscript' });
   if (body.version !== undefined && body.version !== row.version) throw stale;
@@ -68,6 +68,6 @@ export async function editTranscript(deps: Deps, reviewer: Reviewer, taskId: num
   const edited = { items, annotations };
   if (JSON.stringify(edited) === JSON.stringify(stored)) return reviewTranscriptOf(row, stored, speakers);
   const json = (value: unknown) => value as Prisma.InputJsonValue;
-  if (!(await saveTranscriptEdits(deps.prisma, row, json(items), json(annotations)))) throw stale;
+  if (!(await saveTranscriptEdits(deps.prisma, reviewer.tenantId, row, json(items), json(annotations)))) throw stale;
   return reviewTranscriptOf({ ...row, version: row.version + 1 }, edited, speakers);
 }

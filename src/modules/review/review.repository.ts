@@ -91,7 +91,7 @@ export async function listReviewableTasks(db: Db, filter: ReviewListFilter, page
   ]);
   const ids = rows.map((r) => r.id);
   const tasks = await db.task.findMany({
-    where: { id: { in: ids } },
+    where: { id: { in: ids }, tenantId: filter.tenantId },
     include: { workspace: { select: { taskType: true } }, lastCheckedOutBy: checkedOutBy },
   });
   tasks.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
@@ -99,8 +99,8 @@ export async function listReviewableTasks(db: Db, filter: ReviewListFilter, page
 }
 
 /** Locks the task row until the transaction ends: completions of one task (or of one original's parts) run one at a time. */
-export async function lockTask(tx: Db, taskId: number): Promise<void> {
-  await tx.$queryRaw`SELECT id FROM "Task" WHERE id = ${taskId} FOR UPDATE`;
+export async function lockTask(tx: Db, tenantId: number, taskId: number): Promise<void> {
+  await tx.$queryRaw`SELECT id FROM "Task" WHERE id = ${taskId} AND "tenantId" = ${tenantId} FOR UPDATE`;
 }
 
 /**
@@ -131,16 +131,22 @@ export async function takeCheckout(
   return count === 1;
 }
 
-export function markAssignmentReviewed(db: Db, taskId: number, email: string, now: Date) {
+export function markAssignmentReviewed(db: Db, tenantId: number, taskId: number, email: string, now: Date) {
   return db.taskAssignment.updateMany({
-    where: { taskId, email, reviewState: ReviewState.Pending },
+    where: { taskId, task: { tenantId }, email, reviewState: ReviewState.Pending },
     data: { reviewState: ReviewState.Reviewed, reviewedAt: now },
   });
 }
 
-/** Moves the tasks matching `where` that are still in status `from`; returns how many moved. */
-export async function moveTasks(db: Db, where: Prisma.TaskWhereInput, from: number, data: Prisma.TaskUncheckedUpdateManyInput): Promise<number> {
-  const { count } = await db.task.updateMany({ where: { ...where, taskStatus: from }, data });
+/** Moves the organization's task (or an original's parts) while still in status `from`; returns how many moved. */
+export async function moveTasks(
+  db: Db,
+  tenantId: number,
+  which: { id: number } | { parentTaskId: number },
+  from: number,
+  data: Prisma.TaskUncheckedUpdateManyInput,
+): Promise<number> {
+  const { count } = await db.task.updateMany({ where: { tenantId, ...which, taskStatus: from }, data });
   return count;
 }
 
@@ -150,30 +156,37 @@ export function partStatuses(db: Db, tenantId: number, parentTaskId: number) {
 }
 
 /** The chunks of the task's current run (a run's chunks are written in batches; others are stale). */
-export async function findChunks(db: Db, taskId: number) {
-  const task = await db.task.findUnique({ where: { id: taskId }, select: { restartCount: true } });
+export async function findChunks(db: Db, tenantId: number, taskId: number) {
+  const task = await db.task.findUnique({ where: { id: taskId, tenantId }, select: { restartCount: true } });
   if (!task) return [];
-  return db.documentChunk.findMany({ where: { taskId, restartCount: task.restartCount }, orderBy: { chunkNumber: 'asc' } });
+  return db.documentChunk.findMany({ where: { taskId, task: { tenantId }, restartCount: task.restartCount }, orderBy: { chunkNumber: 'asc' } });
 }
 export type ChunkRow = Awaited<ReturnType<typeof findChunks>>[number];
 
 /** Stores a chunk's edited entities if nobody saved it since it was read (its version); returns whether it was stored. */
-export async function saveChunkEdits(db: Db, chunk: ChunkRow, entities: Prisma.InputJsonValue, userId: number, now: Date): Promise<boolean> {
+export async function saveChunkEdits(
+  db: Db,
+  tenantId: number,
+  chunk: ChunkRow,
+  entities: Prisma.InputJsonValue,
+  userId: number,
+  now: Date,
+): Promise<boolean> {
   const { count } = await db.documentChunk.updateMany({
-    where: { id: chunk.id, version: chunk.version },
+    where: { id: chunk.id, task: { tenantId }, version: chunk.version },
     data: { entities, version: { increment: 1 }, lastModifiedById: userId, lastModifiedByExternal: null, lastModifiedOn: now },
   });
   return count === 1;
 }
 
-export function findTranscript(db: Db, taskId: number) {
-  return db.transcript.findUnique({ where: { taskId } });
+export function findTranscript(db: Db, tenantId: number, taskId: number) {
+  return db.transcript.findUnique({ where: { taskId, task: { tenantId } } });
 }
 export type TranscriptRow = NonNullable<Awaited<ReturnType<typeof findTranscript>>>;
 
-export function findTaskSpeakers(db: Db, taskId: number) {
+export function findTaskSpeakers(db: Db, tenantId: number, taskId: number) {
   return db.taskSpeaker.findMany({
-    where: { taskId },
+    where: { taskId, task: { tenantId } },
     select: { speakerId: true, speakerName: true, speakerPrefix: true, speakerSuffix: true },
     orderBy: { id: 'asc' },
   });
@@ -182,13 +195,30 @@ export function findTaskSpeakers(db: Db, taskId: number) {
 /** Stores an edited transcript if nobody saved it since it was read (its version); returns whether it was stored. */
 export async function saveTranscriptEdits(
   db: Db,
+  tenantId: number,
   transcript: TranscriptRow,
   items: Prisma.InputJsonValue,
   annotations: Prisma.InputJsonValue,
 ): Promise<boolean> {
   const { count } = await db.transcript.updateMany({
-    where: { taskId: transcript.taskId, version: transcript.version },
+    where: { taskId: transcript.taskId, task: { tenantId }, version: transcript.version },
     data: { items, annotations, version: { increment: 1 } },
   });
   return count === 1;
+}
+
+/**
+ * Vendor-profile learning runs behind a savepoint of the completion's transaction (review.service.ts):
+ * set it, release it when learning succeeded, roll back to it when learning failed.
+ */
+export async function setLearningSavepoint(tx: Db): Promise<void> {
+  await tx.$executeRaw`SAVEPOINT vendor_profile_learning`;
+}
+
+export async function releaseLearningSavepoint(tx: Db): Promise<void> {
+  await tx.$executeRaw`RELEASE SAVEPOINT vendor_profile_learning`;
+}
+
+export async function rollBackToLearningSavepoint(tx: Db): Promise<void> {
+  await tx.$executeRaw`ROLLBACK TO SAVEPOINT vendor_profile_learning`;
 }

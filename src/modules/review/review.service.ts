@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
-import type { Db } from '../../db/prisma.js';
+import { inTransaction, type Db } from '../../db/prisma.js';
 import { IntegrationStatus, TaskStatus, TaskType } from '../../domain/enums.js';
 import { toPage, type Page } from '../../http/list-query.js';
 import { AppError, ConflictError, ForbiddenError, NotFoundError } from '../../http/problem.js';
@@ -21,6 +21,9 @@ import {
   markAssignmentReviewed,
   moveTasks,
   partStatuses,
+  releaseLearningSavepoint,
+  rollBackToLearningSavepoint,
+  setLearningSavepoint,
   takeCheckout,
   type AssignedTaskRow,
   type ReviewTask,
@@ -97,9 +100,9 @@ export async function getReviewTask(deps: Deps, reviewer: Reviewer, taskId: numb
   const task = await reviewableTask(deps.prisma, reviewer, taskId);
   const isTranscript = task.workspace.taskType === TaskType.Transcript;
   const [chunks, transcript, speakers] = await Promise.all([
-    isTranscript ? [] : findChunks(deps.prisma, task.id),
-    isTranscript ? findTranscript(deps.prisma, task.id) : null,
-    isTranscript ? findTaskSpeakers(deps.prisma, task.id) : [],
+    isTranscript ? [] : findChunks(deps.prisma, reviewer.tenantId, task.id),
+    isTranscript ? findTranscript(deps.prisma, reviewer.tenantId, task.id) : null,
+    isTranscript ? findTaskSpeakers(deps.prisma, reviewer.tenantId, task.id) : [],
   ]);
   const scale = pixelsPerUnit(task);
   const pageNumbers = scale === undefined ? [] : [...new Set(chunks.map((c) => c.pageNumber))].sort((a, b) => a - b);
@@ -153,27 +156,27 @@ const EXPORTED: readonly number[] = [TaskStatus.ExportCompleted, TaskStatus.Proc
  */
 export async function completeReview(deps: Deps, reviewer: Reviewer, taskId: number, log?: FastifyBaseLogger): Promise<CompleteResponse> {
   const found = await reviewableTask(deps.prisma, reviewer, taskId);
-  return deps.prisma.$transaction(async (tx) => {
-    if (found.parentTaskId !== null) await lockTask(tx, found.parentTaskId);
-    await lockTask(tx, found.id);
+  return inTransaction(deps.prisma, async (tx) => {
+    if (found.parentTaskId !== null) await lockTask(tx, reviewer.tenantId, found.parentTaskId);
+    await lockTask(tx, reviewer.tenantId, found.id);
     // Read again under the lock: another completion may have come first.
     const task = (await findAssignedTask(tx, reviewer.tenantId, taskId))!;
     const now = new Date();
     assertMayReview(reviewer, task);
     assertHoldsCheckout(reviewer, task, now);
-    if (task.assignments.length) await markAssignmentReviewed(tx, task.id, reviewer.email, now);
+    if (task.assignments.length) await markAssignmentReviewed(tx, task.tenantId, task.id, reviewer.email, now);
     const assignments = task.assignments.map((a) => (a.email === reviewer.email ? { ...a, reviewState: ReviewState.Reviewed } : a));
     const complete = reviewIsComplete({ ...task, assignments });
     const taskStatus = complete ? TaskStatus.ExportCompleted : TaskStatus.ToReview;
     const integrationStatus = complete ? IntegrationStatus.Queued : task.integrationStatus;
     // The checkout ends with the review: lastCheckedOutUntil records when.
-    await moveTasks(tx, { tenantId: task.tenantId, id: task.id }, task.taskStatus, { taskStatus, integrationStatus, statusChangedAt: now, lastCheckedOutUntil: now });
+    await moveTasks(tx, task.tenantId, { id: task.id }, task.taskStatus, { taskStatus, integrationStatus, statusChangedAt: now, lastCheckedOutUntil: now });
     // What the reviewer confirmed and corrected teaches the vendor's profile (invoice and receipt workspaces).
     if (complete) await learnVendorProfile(tx, { tenantId: task.tenantId, workspaceId: task.workspaceId, taskId: task.id, restartCount: task.restartCount }, now, log);
     if (complete && task.parentTaskId !== null) {
       const parts = await partStatuses(tx, task.tenantId, task.parentTaskId);
       if (parts.every((p) => EXPORTED.includes(p.taskStatus))) {
-        await moveTasks(tx, { tenantId: task.tenantId, id: task.parentTaskId }, TaskStatus.Split, {
+        await moveTasks(tx, task.tenantId, { id: task.parentTaskId }, TaskStatus.Split, {
           taskStatus: TaskStatus.ExportCompleted,
           integrationStatus: IntegrationStatus.Queued,
           statusChangedAt: now,
@@ -197,12 +200,12 @@ export async function completeReview(deps: Deps, reviewer: Reviewer, taskId: num
  * error) still completes, and the error is logged.
  */
 async function learnVendorProfile(tx: Db, task: ReviewedTask, now: Date, log: FastifyBaseLogger | undefined): Promise<void> {
-  await tx.$executeRaw`SAVEPOINT vendor_profile_learning`;
+  await setLearningSavepoint(tx);
   try {
     await learnFromReview(tx, task, now);
-    await tx.$executeRaw`RELEASE SAVEPOINT vendor_profile_learning`;
+    await releaseLearningSavepoint(tx);
   } catch (err) {
-    await tx.$executeRaw`ROLLBACK TO SAVEPOINT vendor_profile_learning`;
+    await rollBackToLearningSavepoint(tx);
     log?.error({ err, taskId: task.taskId }, 'vendor profile learning failed; the review completed without it');
   }
 }
@@ -214,10 +217,10 @@ async function learnVendorProfile(tx: Db, task: ReviewedTask, now: Date, log: Fa
  * so they are handed over with it. Call it from the export services once the task is resolved in
  * the caller's organization; a task in any other status is left alone. Returns whether it moved.
  */
-export async function markHandedOver(db: Db, taskId: number): Promise<boolean> {
+export async function markHandedOver(db: Db, tenantId: number, taskId: number): Promise<boolean> {
   const now = new Date();
   const handedOver = { taskStatus: TaskStatus.Processed, statusChangedAt: now, integrationStatus: IntegrationStatus.Successful, lastIntegratedOn: now };
-  const moved = await moveTasks(db, { id: taskId }, TaskStatus.ExportCompleted, handedOver);
-  if (moved) await moveTasks(db, { parentTaskId: taskId }, TaskStatus.ExportCompleted, handedOver);
+  const moved = await moveTasks(db, tenantId, { id: taskId }, TaskStatus.ExportCompleted, handedOver);
+  if (moved) await moveTasks(db, tenantId, { parentTaskId: taskId }, TaskStatus.ExportCompleted, handedOver);
   return moved === 1;
 }

@@ -13,7 +13,16 @@ import type { FieldEvidence, ProfileFields } from '../../models/vendor-profile.j
 import { learnField, learnIdentity, mergeEvidence, type LearnedIdentity, type ReviewedField, type ReviewedPage } from '../../models/vendor-profile-learn.js';
 import type { ProfileLine } from '../../models/vendor-profile-text.js';
 import { vendorProfileSource, type Entity } from '../exports/document-export.schemas.js';
-import { chunksWithFields, countChunks, insertProfile, lockWorkspaceLearning, profilesOfVendor, updateProfile, type VendorProfileRow } from './vendor-profiles.repository.js';
+import {
+  chunksWithFields,
+  countChunks,
+  findWorkspaceTemplate,
+  insertProfile,
+  lockWorkspaceLearning,
+  profilesOfVendor,
+  updateProfile,
+  type VendorProfileRow,
+} from './vendor-profiles.repository.js';
 import { storedFields } from './vendor-profile-snapshots.js';
 
 /** The workspaces whose models read fields a vendor prints: the ones that learn. */
@@ -90,9 +99,9 @@ export function reviewedDocument(chunks: ReadonlyArray<{ chunkNumber: number; en
  * show another vendor; else the one with its tax number, IBAN or name; else a new one.
  */
 export async function learnFromReview(tx: Db, task: ReviewedTask, now: Date): Promise<void> {
-  const workspace = await tx.workspace.findFirst({ where: { id: task.workspaceId, tenantId: task.tenantId }, select: { templateType: true } });
+  const workspace = await findWorkspaceTemplate(tx, task.tenantId, task.workspaceId);
   if (!workspace || !LEARNING_TEMPLATES.has(workspace.templateType)) return;
-  const chunks = await chunksWithFields(tx, task.taskId, task.restartCount, MAX_LEARNED_PAGES);
+  const chunks = await chunksWithFields(tx, task.tenantId, task.taskId, task.restartCount, MAX_LEARNED_PAGES);
   const { pages, fields } = reviewedDocument(chunks);
   if (fields.length === 0) return;
   const identity = learnIdentity(pages, fields);
@@ -106,7 +115,7 @@ export async function learnFromReview(tx: Db, task: ReviewedTask, now: Date): Pr
   // The document was read with another vendor's profile: that match was wrong, and its weight falls.
   if (used && used !== vendor) await penalize(tx, used);
 
-  const lastChunk = await countChunks(tx, task.taskId, task.restartCount);
+  const lastChunk = await countChunks(tx, task.tenantId, task.taskId, task.restartCount);
   const previous = vendor ? storedFields(vendor.fields) : {};
   const next: ProfileFields = { ...previous };
   const served = (f: ReviewedField) => vendor !== undefined && f.source?.fromProfile === true && f.source.profileId === vendor.id;

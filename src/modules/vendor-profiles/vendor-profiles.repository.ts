@@ -26,6 +26,11 @@ export function profilesOfVendor(db: Db, tenantId: number, workspaceId: number, 
   return db.vendorProfile.findMany({ where: { tenantId, workspaceId, OR: or }, orderBy: { updatedAt: 'desc' } });
 }
 
+/** The workspace's template, which decides whether its reviews teach vendor profiles. */
+export function findWorkspaceTemplate(db: Db, tenantId: number, workspaceId: number) {
+  return db.workspace.findFirst({ where: { id: workspaceId, tenantId }, select: { templateType: true } });
+}
+
 /**
  * Learning of one workspace takes turns until its transaction ends: two reviews of a new vendor
  * completed at once make one profile, not two.
@@ -49,16 +54,17 @@ export function updateProfile(db: Db, tenantId: number, id: number, data: Prisma
  * The chunks of a task's run that hold typed fields (filtered in Postgres, so a long document's
  * other pages are never read), in page order, at most `limit`.
  */
-export function chunksWithFields(db: Db, taskId: number, restartCount: number, limit: number) {
+export function chunksWithFields(db: Db, tenantId: number, taskId: number, restartCount: number, limit: number) {
   return db.$queryRaw<Array<{ chunkNumber: number; entities: unknown }>>`
     SELECT "chunkNumber", entities FROM "DocumentChunk"
      WHERE "taskId" = ${taskId} AND "restartCount" = ${restartCount} AND entities @> '[{"type":"Field"}]'::jsonb
+       AND EXISTS (SELECT FROM "Task" t WHERE t.id = ${taskId} AND t."tenantId" = ${tenantId})
      ORDER BY "chunkNumber" LIMIT ${limit}`;
 }
 
 /** How many chunks the task's run has: the last page is the last chunk. */
-export function countChunks(db: Db, taskId: number, restartCount: number) {
-  return db.documentChunk.count({ where: { taskId, restartCount } });
+export function countChunks(db: Db, tenantId: number, taskId: number, restartCount: number) {
+  return db.documentChunk.count({ where: { taskId, task: { tenantId }, restartCount } });
 }
 
 export async function listProfilePage(db: Db, tenantId: number, workspaceId: number, page: { pageNumber: number; pageSize: number }) {
