@@ -1,4 +1,4 @@
-import type { PrismaClient } from '../../db/prisma.js';
+import { inTransaction, type PrismaClient } from '../../db/prisma.js';
 import { SpeakerSource, TaskType } from '../../domain/enums.js';
 import { AppError, BadRequestError, ConflictError, NotFoundError, withInternalError } from '../../http/problem.js';
 import { findWorkspace } from '../workspaces/workspaces.repository.js';
@@ -81,7 +81,7 @@ async function transcriptWorkspace(db: PrismaClient, tenantId: number, workspace
 export function getTaskSpeakers(db: PrismaClient, tenantId: number, ref: TaskSpeakerRef): Promise<TaskSpeakersResponse> {
   return orInternalError(RETRIEVING_FAILED, async () => {
     const taskId = await transcriptTask(db, tenantId, ref);
-    const speakers = await listTaskSpeakers(db, taskId);
+    const speakers = await listTaskSpeakers(db, tenantId, taskId);
     return { speakers: speakers.map((s) => ({ ...toTaskSpeakerModel(s), source: s.source as SpeakerSource })) };
   });
 }
@@ -91,13 +91,13 @@ export function addTaskSpeaker(db: PrismaClient, tenantId: number, ref: TaskSpea
   return orInternalError(RETRIEVING_FAILED, async () => {
     const speakerId = requireSpeakerId(input.speakerId);
     const taskId = await transcriptTask(db, tenantId, ref);
-    const created = await db.$transaction(async (tx) => {
-      await lockTask(tx, taskId);
-      if (await findTaskSpeaker(tx, taskId, speakerId)) {
+    const created = await inTransaction(db, async (tx) => {
+      await lockTask(tx, tenantId, taskId);
+      if (await findTaskSpeaker(tx, tenantId, taskId, speakerId)) {
         throw new ConflictError(`Task ${taskId} already has a speaker ${speakerId}; update it with PUT`, { title: 'SpeakerAlreadyExists' });
       }
-      if (input.isDefault) await clearDefaultSpeaker(tx, taskId);
-      return createTaskSpeaker(tx, taskId, speakerId, { ...fieldsOf(input), isDefault: input.isDefault, source: SpeakerSource.Task });
+      if (input.isDefault) await clearDefaultSpeaker(tx, tenantId, taskId);
+      return createTaskSpeaker(tx, tenantId, taskId, speakerId, { ...fieldsOf(input), isDefault: input.isDefault, source: SpeakerSource.Task });
     });
     return toTaskSpeakerModel(created);
   });
@@ -108,12 +108,12 @@ export function changeTaskSpeaker(db: PrismaClient, tenantId: number, ref: TaskS
   return orInternalError(RETRIEVING_FAILED, async () => {
     const speakerId = requireSpeakerId(input.speakerId);
     const taskId = await transcriptTask(db, tenantId, ref);
-    const updated = await db.$transaction(async (tx) => {
-      await lockTask(tx, taskId);
-      const existing = await findTaskSpeaker(tx, taskId, speakerId);
+    const updated = await inTransaction(db, async (tx) => {
+      await lockTask(tx, tenantId, taskId);
+      const existing = await findTaskSpeaker(tx, tenantId, taskId, speakerId);
       if (!existing) throw new NotFoundError(`Task ${taskId} has no speaker ${speakerId}`);
-      if (input.isDefault) await clearDefaultSpeaker(tx, taskId);
-      return updateTaskSpeaker(tx, existing.id, { ...fieldsOf(input), isDefault: input.isDefault });
+      if (input.isDefault) await clearDefaultSpeaker(tx, tenantId, taskId);
+      return updateTaskSpeaker(tx, tenantId, existing.id, { ...fieldsOf(input), isDefault: input.isDefault });
     });
     return toTaskSpeakerModel(updated);
   });
@@ -122,19 +122,19 @@ export function changeTaskSpeaker(db: PrismaClient, tenantId: number, ref: TaskS
 export function removeTaskSpeaker(db: PrismaClient, tenantId: number, ref: TaskSpeakerRef & { speakerId: string }): Promise<void> {
   return orInternalError(DELETING_FAILED, async () => {
     const taskId = await transcriptTask(db, tenantId, ref);
-    if (!(await deleteTaskSpeaker(db, taskId, ref.speakerId))) throw new NotFoundError(`Task ${taskId} has no speaker ${ref.speakerId}`);
+    if (!(await deleteTaskSpeaker(db, tenantId, taskId, ref.speakerId))) throw new NotFoundError(`Task ${taskId} has no speaker ${ref.speakerId}`);
   });
 }
 
-async function workspaceSpeakersOf(db: PrismaClient, workspaceId: number): Promise<WorkspaceSpeakersResponse> {
-  const speakers = await listWorkspaceSpeakers(db, workspaceId);
+async function workspaceSpeakersOf(db: PrismaClient, tenantId: number, workspaceId: number): Promise<WorkspaceSpeakersResponse> {
+  const speakers = await listWorkspaceSpeakers(db, tenantId, workspaceId);
   return {
     speakers: speakers.map(({ speakerId, speakerName, speakerPrefix, speakerSuffix }) => ({ speakerId, speakerName, speakerPrefix, speakerSuffix })),
   };
 }
 
 export function getWorkspaceSpeakers(db: PrismaClient, tenantId: number, workspaceId: number): Promise<WorkspaceSpeakersResponse> {
-  return orInternalError(RETRIEVING_FAILED, async () => workspaceSpeakersOf(db, await transcriptWorkspace(db, tenantId, workspaceId)));
+  return orInternalError(RETRIEVING_FAILED, async () => workspaceSpeakersOf(db, tenantId, await transcriptWorkspace(db, tenantId, workspaceId)));
 }
 
 /** Makes the workspace's speakers exactly the given list: upserted by speakerId, the others removed. */
@@ -154,10 +154,10 @@ export function setWorkspaceSpeakers(
       });
     }
     const id = await transcriptWorkspace(db, tenantId, workspaceId);
-    await db.$transaction(async (tx) => {
-      await lockWorkspace(tx, id);
-      await replaceWorkspaceSpeakers(tx, id, speakers);
+    await inTransaction(db, async (tx) => {
+      await lockWorkspace(tx, tenantId, id);
+      await replaceWorkspaceSpeakers(tx, tenantId, id, speakers);
     });
-    return workspaceSpeakersOf(db, id);
+    return workspaceSpeakersOf(db, tenantId, id);
   });
 }
