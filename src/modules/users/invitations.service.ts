@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { PrismaClient } from '../../db/prisma.js';
+import { inTransaction, type PrismaClient } from '../../db/prisma.js';
 import { UserStatus } from '../../domain/enums.js';
 import { AppError, BadRequestError } from '../../http/problem.js';
 import { hashSecret, randomToken } from '../auth/secret-hash.js';
@@ -45,7 +45,7 @@ export async function acceptInvitation(db: PrismaClient, input: AcceptInvitation
   const invitation = await openInvitation(db, input.token);
   const { user } = invitation;
   const passwordHash = await hashSecret(input.password);
-  await db.$transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     const activated = await activateInvitedUser(tx, invitation.tenantId, user.id, { name: input.name, userName: user.email, passwordHash });
     if (activated.count === 0) throw alreadyUsed();
     await markInvitationAccepted(tx, invitation.tenantId, invitation.id, new Date());

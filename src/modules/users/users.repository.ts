@@ -26,10 +26,12 @@ export function setTenantRole(db: Db, tenantId: number, userId: number, roleName
   return db.user.updateMany({ where: { tenantId, id: userId }, data: { roleName } });
 }
 
-/** Membership rows have no tenantId: the service has found both the workspace and the user in the caller's organization. */
-export function upsertMembership(db: Db, workspaceId: number, userId: number, roleName: string) {
+/** Membership rows have no tenantId: a member is added only when both the workspace and the user are the organization's. */
+export function upsertMembership(db: Db, tenantId: number, workspaceId: number, userId: number, roleName: string) {
   return db.$executeRaw`
-    INSERT INTO "WorkspaceMember" ("workspaceId", "userId", "roleName") VALUES (${workspaceId}, ${userId}, ${roleName})
+    INSERT INTO "WorkspaceMember" ("workspaceId", "userId", "roleName")
+    SELECT w.id, u.id, ${roleName} FROM "Workspace" w, "User" u
+     WHERE w.id = ${workspaceId} AND w."tenantId" = ${tenantId} AND u.id = ${userId} AND u."tenantId" = ${tenantId}
     ON CONFLICT ("workspaceId", "userId") DO UPDATE SET "roleName" = EXCLUDED."roleName"`;
 }
 

@@ -1,4 +1,4 @@
-import type { Db, PrismaClient } from '../../db/prisma.js';
+import { inTransaction, type Db, type PrismaClient } from '../../db/prisma.js';
 import { Roles, UserStatus, type RoleName } from '../../domain/enums.js';
 import { AppError, NotFoundError, withInternalError } from '../../http/problem.js';
 import { toIso } from '../../http/schemas.js';
@@ -58,7 +58,7 @@ async function recordInvitations(prisma: PrismaClient, tenantId: number, request
   // Addresses are kept in lower case: the request's uniqueness, the (tenantId, email) key and sign-in all ignore case.
   // In address order, every request locks the users it invites in the same order: no deadlock between two of them.
   const invitees = request.users.map((u) => ({ ...u, email: u.email.toLowerCase() })).sort(byEmail);
-  return prisma.$transaction(async (tx) => {
+  return inTransaction(prisma, async (tx) => {
     const ids: number[] = [];
     for (const invitee of invitees) {
       const id = await inviteOne(tx, tenantId, invitee, workspaceId);
@@ -76,7 +76,7 @@ async function inviteOne(tx: Db, tenantId: number, invitee: ExternalUser, worksp
     if (!takesTenantRole) return undefined;
     if (user.roleName !== invitee.roleName) await setTenantRole(tx, tenantId, user.id, invitee.roleName);
   } else {
-    await upsertMembership(tx, workspaceId, user.id, invitee.roleName);
+    await upsertMembership(tx, tenantId, workspaceId, user.id, invitee.roleName);
     if (user.status === UserStatus.Disabled) return undefined;
   }
   // Nobody holds this token: the mail job mints the one the invitee receives (it cannot read a
