@@ -50,6 +50,11 @@ function headsAddress(line: TextLine): boolean {
   return REGISTRATION.test(text) || ID_LINE.test(text) || addressLike(line);
 }
 
+/** A line that starts with a postcode and goes on with the town ("15000 KHEMISSET", "40170 Shah Alam"): the end of an address. */
+function postcodeFirst(line: TextLine): boolean {
+  return /^\d{4,6}\s+\p{L}{2}/u.test(plain(line.text).trim()) && addressLike(line);
+}
+
 function addressLike(line: TextLine): boolean {
   const text = plain(line.text);
   return ADDRESS.test(text) && !AFTER_ADDRESS.test(text) && findDates(line.text).length === 0 && !findAmounts(line.text).some((a) => a.decimals);
@@ -75,6 +80,10 @@ export function receiptHeader(page: PageText, hits: readonly LabelHit[]): FieldC
     let score = 0.3 - 0.02 * index;
     if (LEGAL_FORM.test(text)) score += 0.35;
     if (next && headsAddress(next)) score += 0.2;
+    // A street line without a number ("AUTOROUTE RABAT MEKNES") above the postcode line starts the address too.
+    else if (next && afterNext && nameLike(next) && postcodeFirst(afterNext)) score += 0.2;
+    // And such a line is itself the street, not the name, when a name-like line heads it.
+    if (index > 0 && next && postcodeFirst(next) && nameLike(lines[index - 1]!)) score -= 0.1;
     if (next && afterNext && nameLike(next) && LEGAL_FORM.test(textForName(next)) && headsAddress(afterNext)) score += 0.15;
     if (line.layoutBox.height > 1.25 * typical) score += 0.1;
     if (line.text === line.text.toLowerCase()) score -= 0.25;
@@ -118,7 +127,8 @@ function wholeName(lines: readonly TextLine[], index: number): TextLine[] {
     const last = plain(name.at(-1)!.text).trim();
     const next = lines[i]!;
     // A second line right above the company number or the address ("RESTAURANT JIAWEI" / "JIAWEI HOUSE" / "(002693074-K)") ends the name.
-    const aboveAddress = name.length === 1 && !NAME_END.test(last) && lines[i + 1] !== undefined && headsAddress(lines[i + 1]!) && !addressLike(next);
+    // Not a line above the postcode line: that is the street ("RELAIS TOTAL OULMES" / "AUTOROUTE RABAT MEKNES" / "15000 KHEMISSET").
+    const aboveAddress = name.length === 1 && !NAME_END.test(last) && lines[i + 1] !== undefined && headsAddress(lines[i + 1]!) && !postcodeFirst(lines[i + 1]!) && !addressLike(next);
     const continues = /[&(-]$/.test(last) || /^[(&]/.test(next.text.trim()) || (!NAME_END.test(last) && LEGAL_FORM.test(textForName(next))) || aboveAddress;
     if (!continues || !part(next, name.at(-1)!)) break;
     name.push(next);
@@ -160,10 +170,13 @@ export function fixOcrConfusions(text: string): string {
     .replace(/(?<=\d)[Il](?=\d)/g, '1');
 }
 
+/** Name-like lines that may stand between a shop's name and its address (second name, branch, former name). */
+const MAX_SKIPPED_NAME_LINES = 3;
+
 /** The address lines after the name: registration numbers skipped, up to the contact and tax lines. */
 function addressAfter(lines: readonly TextLine[], from: number, labelled: ReadonlySet<TextLine>): TextLine[] {
   const address: TextLine[] = [];
-  let skippedName = false;
+  let skippedNames = 0;
   for (let i = from; i < lines.length && address.length < 6; i++) {
     const line = lines[i]!;
     const text = plain(line.text).trim();
@@ -174,10 +187,13 @@ function addressAfter(lines: readonly TextLine[], from: number, labelled: Readon
     // A bare telephone number ("07-355 2616") ends the address as a "Tel:" line does.
     // So does a long number (a tax number whose label OCR spoiled): postcodes and street numbers are short.
     if (labelled.has(line) || AFTER_ADDRESS.test(text) || /^[\d\s()+./-]{7,}$/.test(text) || /\d{8,}/.test(text) || findDates(line.text).length > 0 || findAmounts(line.text).some((a) => a.decimals)) break;
-    if (address.length === 0 && !addressLike(line)) {
-      // A second name line or a branch name may sit between the name and the address.
-      if (!skippedName && nameLike(line)) {
-        skippedName = true;
+    // A street without a number is the address's first line when the postcode line follows it.
+    const streetLine = lines[i + 1] !== undefined && postcodeFirst(lines[i + 1]!);
+    if (address.length === 0 && !addressLike(line) && !streetLine) {
+      // A second name line, a branch name or a former name ("formerly known as" / "Golden Arches
+      // Restaurants Sdn Bhd" / "Licensee of McDonald's") may sit between the name and the address.
+      if (skippedNames < MAX_SKIPPED_NAME_LINES && nameLike(line)) {
+        skippedNames++;
         continue;
       }
       break;

@@ -113,6 +113,19 @@ describe('receipts', () => {
     });
   });
 
+  it('reads the address past a former name and a licence line under the name', async () => {
+    expect(
+      await headerReceipt('former-name', ['Kedai Maju Restaurants Sdn Bhd', '(65351-M)', 'formerly known as', 'Kedai Lama Restaurants Sdn Bhd', 'Licensee of Maju Brands', 'Level 6, Bangunan Maju, Uptown3', 'No.3, Jalan SS21/39,47400 Petaling Jaya', 'Selangor', '(GST ID No:000504664064)']),
+    ).toMatchObject({ VendorName: 'Kedai Maju Restaurants Sdn Bhd', VendorAddress: 'Level 6, Bangunan Maju, Uptown3 No.3, Jalan SS21/39,47400 Petaling Jaya Selangor' });
+  });
+
+  it('takes a street without a number above the postcode line as the address, not as the name', async () => {
+    expect(await headerReceipt('street-without-number', ['RELAIS TOTAL LILLE NORD', 'AUTOROUTE PARIS LILLE', '59000 LILLE', 'Tel. : 03.20.95.66.66'])).toMatchObject({
+      VendorName: 'RELAIS TOTAL LILLE NORD',
+      VendorAddress: 'AUTOROUTE PARIS LILLE 59000 LILLE',
+    });
+  });
+
   it('finds the total right of a label that runs on beyond the vocabulary, and "total" with its l misread', async () => {
     expect(await headerReceipt('total-words', ['KEDAI MAJU SDN BHD'], [['Item Count', '3'], ['Total Amt Rounded', '15.90'], ['Cash', '20.00']])).toMatchObject({ InvoiceTotal: '15.90' });
     expect(await headerReceipt('total-misread', ['KEDAI MAJU SDN BHD'], [['Item Count', '3'], ['Totai Incl. of GST', '15.90'], ['Cash', '20.00']])).toMatchObject({ InvoiceTotal: '15.90' });
