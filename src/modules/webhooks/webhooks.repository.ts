@@ -26,6 +26,24 @@ export async function updateEndpoint(db: Db, tenantId: number, endpointId: numbe
   return count === 0 ? null : findEndpoint(db, tenantId, endpointId);
 }
 
+/**
+ * Replaces the endpoint's secret, keeping the current one as the previous until it expires.
+ * Guarded by the secret read (`current`): false when another rotation came first.
+ */
+export async function replaceEndpointSecret(
+  db: Db,
+  tenantId: number,
+  endpointId: number,
+  current: string,
+  next: { secret: string; previousSecretExpiresAt: Date },
+): Promise<boolean> {
+  const { count } = await db.webhookEndpoint.updateMany({
+    where: { tenantId, id: endpointId, secret: current },
+    data: { secret: next.secret, previousSecret: current, previousSecretExpiresAt: next.previousSecretExpiresAt },
+  });
+  return count > 0;
+}
+
 /** Deletes the endpoint with its deliveries (cascade); false when the organization has none with this id. */
 export async function deleteEndpoint(db: Db, tenantId: number, endpointId: number): Promise<boolean> {
   const { count } = await db.webhookEndpoint.deleteMany({ where: { tenantId, id: endpointId } });

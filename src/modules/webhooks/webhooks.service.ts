@@ -14,6 +14,7 @@ import {
   insertRedelivery,
   listDeliveryPage,
   listEndpoints,
+  replaceEndpointSecret,
   updateEndpoint,
   type DeliveryRow,
   type EndpointRow,
@@ -159,11 +160,9 @@ export async function rotateWebhookSecret(deps: Deps, tenantId: number, webhookI
   const previousSecretExpiresAt = new Date(Date.now() + PREVIOUS_SECRET_GRACE_MS);
   const secret = newWebhookSecret();
   // Guarded by the secret read: of two rotations at once, the second fails instead of dropping the first's secret unseen.
-  const { count } = await deps.prisma.webhookEndpoint.updateMany({
-    where: { tenantId, id: webhookId, secret: current.secret },
-    data: { secret, previousSecret: current.secret, previousSecretExpiresAt },
-  });
-  if (count === 0) throw new ConflictError('The webhook changed during the rotation; rotate again', { title: 'WebhookChanged' });
+  if (!(await replaceEndpointSecret(deps.prisma, tenantId, webhookId, current.secret, { secret, previousSecretExpiresAt }))) {
+    throw new ConflictError('The webhook changed during the rotation; rotate again', { title: 'WebhookChanged' });
+  }
   return { webhookId, secret, previousSecretExpiresOn: previousSecretExpiresAt.toISOString() };
 }
 
