@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../app-deps.js';
+import { pingDatabase } from './health.repository.js';
 
 const readiness = z.object({
   status: z.enum(['ready', 'unavailable']),
@@ -63,7 +64,7 @@ export const healthRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
     },
     async (_request, reply) => {
       const [postgres, redis] = await Promise.all([
-        check(() => deps.prisma.$queryRaw`SELECT 1`),
+        check(() => pingDatabase(deps.prisma)),
         check(() => deps.redis.ping()),
       ]);
       const ok = postgres.ok && redis.ok;
