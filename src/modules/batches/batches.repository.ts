@@ -41,11 +41,12 @@ export async function listBatchPage(db: Db, tenantId: number, q: BatchPageQuery)
  * not count, even if they had been Processed: their results were dropped with their run, and the
  * history of the batch is what it delivers now (the original's new parts count once processed).
  */
-export async function countTasksInHistory(db: Db, batchIds: number[]): Promise<Map<number, number>> {
+export async function countTasksInHistory(db: Db, tenantId: number, batchIds: number[]): Promise<Map<number, number>> {
   if (batchIds.length === 0) return new Map();
   const rows = await db.task.groupBy({
     by: ['batchId'],
-    where: { batchId: { in: batchIds }, taskStatus: TaskStatus.Processed },
+    // Through the batch's organization: the (batchId, taskStatus) index still answers the count alone.
+    where: { batchId: { in: batchIds }, batch: { tenantId }, taskStatus: TaskStatus.Processed },
     _count: { _all: true },
   });
   return new Map(rows.map((r) => [r.batchId!, r._count._all]));

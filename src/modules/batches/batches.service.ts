@@ -40,12 +40,12 @@ export async function createBatch(
 export async function getBatch(db: Db, tenantId: number, batchId: number): Promise<BatchResponse> {
   const batch = await findBatch(db, tenantId, batchId);
   if (!batch) throw new NotFoundError(`Batch ${batchId} was not found`);
-  const history = await countTasksInHistory(db, [batch.id]);
+  const history = await countTasksInHistory(db, tenantId, [batch.id]);
   return toBatchResponse(batch, history.get(batch.id) ?? 0);
 }
 
 export async function listBatches(db: Db, tenantId: number, q: BatchPageQuery): Promise<Page<BatchResponse>> {
   const { items, total } = await listBatchPage(db, tenantId, q);
-  const history = await countTasksInHistory(db, items.map((b) => b.id));
+  const history = await countTasksInHistory(db, tenantId, items.map((b) => b.id));
   return toPage(items.map((b) => toBatchResponse(b, history.get(b.id) ?? 0)), total, q.pageNumber, q.pageSize);
 }

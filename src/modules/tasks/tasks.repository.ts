@@ -241,12 +241,13 @@ export async function insertTask(db: Db, task: NewTask): Promise<{ id: number; t
         RETURNING 1
       ),
       batch_total AS (
-        UPDATE "Batch" SET "totalTasks" = "totalTasks" + 1 WHERE id = ${task.batchId} AND EXISTS (SELECT FROM day_count)
+        UPDATE "Batch" SET "totalTasks" = "totalTasks" + 1
+         WHERE id = ${task.batchId} AND "tenantId" = ${task.tenantId} AND EXISTS (SELECT FROM day_count)
       )`
       : Prisma.empty;
   const rows = await db.$queryRaw<Array<{ id: number; taskNumber: number }>>`
     WITH number AS (
-      UPDATE "Workspace" SET "nextTaskNumber" = "nextTaskNumber" + 1 WHERE id = ${task.workspaceId}
+      UPDATE "Workspace" SET "nextTaskNumber" = "nextTaskNumber" + 1 WHERE id = ${task.workspaceId} AND "tenantId" = ${task.tenantId}
       RETURNING "nextTaskNumber" - 1 AS taken
     ),
     created AS (
@@ -360,7 +361,8 @@ function pageIdsSql(tenantId: number, q: TaskListQuery, page: { pageNumber: numb
 export async function listTaskPage(db: Db, tenantId: number, q: TaskListQuery, page: { pageNumber: number; pageSize: number }) {
   const [items, total] = await Promise.all([
     db.$queryRaw<TaskStatusRow[]>`
-      SELECT ${statusColumnList} FROM "Task" WHERE id IN (${pageIdsSql(tenantId, q, page)}) ORDER BY ${taskListOrderSql(q.sort)}`,
+      SELECT ${statusColumnList} FROM "Task"
+       WHERE "tenantId" = ${tenantId} AND id IN (${pageIdsSql(tenantId, q, page)}) ORDER BY ${taskListOrderSql(q.sort)}`,
     countTasks(db, tenantId, q),
   ]);
   return { items, total };
