@@ -1,5 +1,8 @@
 import sharp, { type Sharp } from 'sharp';
+import { eraseDotLeaders } from './dot-leaders.js';
 import { errorMessage, ImageUnreadableError } from './errors.js';
+import { eraseRulingLines } from './ruling-lines.js';
+import { decodeGrey, greyPng } from './pixels.js';
 
 export interface ImageInfo {
   /** Pixels of the first page, after EXIF orientation (as a reader sees the image). */
@@ -56,19 +59,9 @@ async function readImage<T>(read: () => Promise<T>): Promise<T> {
 export async function textLineHeight(png: Buffer): Promise<number> {
   const { data, info } = await readImage(() => sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true }));
   const { width, height } = info;
-  // Ink is clearly darker than the paper (the median grey), measured against the darkest marks
-  // (the darkest 0.5%): faint thermal or dot-matrix print is ink too, on white or on grey paper.
-  const histogram = new Array<number>(256).fill(0);
-  for (let i = 0; i < data.length; i += 3) histogram[data[i]!]!++;
-  const samples = Math.ceil(data.length / 3);
-  const percentile = (share: number) => {
-    let seen = 0;
-    for (let grey = 0; grey < 256; grey++) if ((seen += histogram[grey]!) >= share * samples) return grey;
-    return 255;
-  };
-  const [dark, paper] = [percentile(0.005), percentile(0.5)];
-  if (paper - dark < MIN_INK_CONTRAST) return 0;
-  const threshold = paper - 0.4 * (paper - dark);
+  const levels = inkLevels(data, 3);
+  if (!levels) return 0;
+  const { threshold } = levels;
   const runs: number[] = [];
   const bands = 6;
   for (let band = 0; band < bands; band++) {
@@ -90,6 +83,39 @@ export async function textLineHeight(png: Buffer): Promise<number> {
   if (runs.length < MIN_TEXT_RUNS) return 0;
   runs.sort((a, b) => a - b);
   return runs[Math.floor(runs.length / 2)]!;
+}
+
+/**
+ * How dark ink is on this page: clearly darker than the paper (the median grey), measured against
+ * the darkest marks (the darkest 0.5%), so faint thermal or dot-matrix print is ink too, on white or
+ * on grey paper. Every `step`-th pixel is sampled. Undefined for a blank or flat image.
+ */
+function inkLevels(data: ArrayLike<number>, step = 1): { threshold: number; paper: number } | undefined {
+  const histogram = new Array<number>(256).fill(0);
+  for (let i = 0; i < data.length; i += step) histogram[data[i]!]!++;
+  const samples = Math.ceil(data.length / step);
+  const percentile = (share: number) => {
+    let seen = 0;
+    for (let grey = 0; grey < 256; grey++) if ((seen += histogram[grey]!) >= share * samples) return grey;
+    return 255;
+  };
+  const [dark, paper] = [percentile(0.005), percentile(0.5)];
+  if (paper - dark < MIN_INK_CONTRAST) return undefined;
+  return { threshold: paper - 0.4 * (paper - dark), paper };
+}
+
+/**
+ * The page without the marks tesseract misreads or that hide text from it: dot leaders
+ * (dot-leaders.ts) and table rules (ruling-lines.ts); `lineHeight` is its text lines' height in
+ * pixels. The image itself when it has neither.
+ */
+export async function withoutLeadersAndRules(png: Buffer, lineHeight: number): Promise<Buffer> {
+  const pixels = await decodeGrey(png);
+  const ink = inkLevels(pixels.data, 3);
+  if (!ink) return png;
+  const rules = eraseRulingLines(pixels, lineHeight, ink);
+  const leaders = eraseDotLeaders(pixels, lineHeight, ink);
+  return rules + leaders === 0 ? png : greyPng(pixels);
 }
 
 /** Marks less than this much darker than the paper are no print (a blank or flat image). */

@@ -1,5 +1,5 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { imagePageToPng, pixelSize, scaleImage, textLineHeight } from '../engines/image.js';
+import { imagePageToPng, pixelSize, scaleImage, textLineHeight, withoutLeadersAndRules } from '../engines/image.js';
 import { ocrImage, ocrProcessLimit, type OcrOptions } from '../engines/ocr.js';
 import { paddleOcrAvailable, paddleOcrImage } from '../engines/paddle-ocr.js';
 import { openPdf, pdfInfo, pdfPageDrawing, pdfPageText, renderPdfPage, renderPdfPagePixels, type PageDrawing, type Pixels } from '../engines/pdf.js';
@@ -324,9 +324,8 @@ const MAX_OCR_SIDE = 9000;
 /** ...and print more than this much larger is reduced, which costs less OCR for the same reading. */
 const DOWNSCALE_ABOVE = 1.3;
 
-/** How much to scale a page image so that its text lines come out about OCR_LINE_HEIGHT tall. */
-async function ocrScale(png: Buffer): Promise<number> {
-  const height = await textLineHeight(png);
+/** How much to scale a page image whose text lines are `height` pixels tall so that they come out about OCR_LINE_HEIGHT tall. */
+async function ocrScale(png: Buffer, height: number): Promise<number> {
   if (height === 0) return 1;
   if (height < UPSCALE_BELOW * OCR_LINE_HEIGHT) {
     const { width, height: tall } = await pixelSize(png);
@@ -338,14 +337,18 @@ async function ocrScale(png: Buffer): Promise<number> {
 
 /**
  * OCR of a page image, its word boxes converted from pixels to page units. Small print is enlarged
- * (and large print reduced) first. `linePrefix` keeps the lines of different images apart
+ * (and large print reduced) first, and dot leaders and table rules are erased (tesseract reads
+ * leaders as words glued to the label before them, and leaves ruled cells out). `linePrefix`
+ * keeps the lines of different images apart
  * (tesseract numbers each image's lines from 1).
  */
 async function ocrPage(png: Buffer, unitsPerPixel: number, options: OcrOptions, linePrefix = '', recogniser: Recogniser = 'tesseract') {
   if (recogniser === 'paddle' && paddleOcrAvailable()) return paddleOcrPage(png, unitsPerPixel, linePrefix);
-  const scale = await ocrScale(png);
+  const lineHeight = await textLineHeight(png);
+  const scale = await ocrScale(png, lineHeight);
   const scaled = scale === 1 ? png : await scaleImage(png, scale);
-  const result = await ocrImage(scaled, { ...options, ...(options.dpi ? { dpi: options.dpi * scale } : {}) });
+  const prepared = await withoutLeadersAndRules(scaled, lineHeight * scale);
+  const result = await ocrImage(prepared, { ...options, ...(options.dpi ? { dpi: options.dpi * scale } : {}) });
   const words: PageWord[] = result.words.map((word) => ({
     text: word.text,
     box: scaleBox(word.box, unitsPerPixel / scale),
