@@ -224,7 +224,7 @@ describe('workspace speakers', () => {
       ],
     });
     await ctx.prisma.taskSpeaker.create({ data: { taskId, speakerId: 'speaker-1', speakerName: 'Speaker 1', isDefault: true, source: SpeakerSource.Detected } });
-    await ctx.prisma.$transaction((tx) => copyWorkspaceSpeakersToTask(tx, taskId, t.defaultWorkspaceId));
+    await ctx.prisma.$transaction((tx) => copyWorkspaceSpeakersToTask(tx, t.tenantId, taskId, t.defaultWorkspaceId));
     const speakers = (await send(t, 'GET', `/tasks/${taskId}/${t.defaultWorkspaceId}`)).json().speakers;
     expect(speakers).toEqual([
       { speakerId: 'speaker-1', speakerName: 'Speaker 1', speakerPrefix: null, speakerSuffix: null, isDefault: true, source: SpeakerSource.Detected },

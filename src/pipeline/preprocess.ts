@@ -9,6 +9,7 @@ import { BlobNotFoundError, isMissingFile, openFileStream } from '../storage/blo
 import { cutAudio, planAudioSplit } from './audio-split.js';
 import { uploadIdOf } from '../modules/tasks/task-source.js';
 import { inTransaction } from '../db/prisma.js';
+import { changeBatchTotalTasks } from '../modules/batches/batches.repository.js';
 import { takeTaskNumber } from '../modules/tasks/tasks.repository.js';
 import { formatPageRange, pagesToProcess } from './page-selection.js';
 import { taskBlobKey, type PipelineDeps, type StageDeps } from './pipeline-deps.js';
@@ -18,7 +19,7 @@ import { downloadSource, SourceTooLargeError } from './source-fetch.js';
 import { SourceUnreachableError } from './url-guard.js';
 import { isMediaSource, UnsupportedFileError, type SourceInspection } from './source-inspection.js';
 import { storedTaskRequest, type StoredPartSlice } from './task-request.js';
-import { addBatchTotalTasks, findSplitOriginal, findTaskWorkspace, insertPartTask, moveTaskRun, transitionTask } from './task-pipeline.repository.js';
+import { findSplitOriginal, findTaskWorkspace, insertPartTask, moveTaskRun, transitionTask } from './task-pipeline.repository.js';
 
 const IN_PROGRESS = [TaskStatus.PreProcessingInProgress] as const;
 /** Pages per part when splitTaskInChunks gives no splitChunkNumberPages. */
@@ -296,7 +297,7 @@ async function createPartTasks(deps: PipelineDeps, job: TaskJobPayload, template
           tenantId: original.tenantId,
           workspaceId: original.workspaceId,
           batchId: original.batchId,
-          taskNumber: await takeTaskNumber(tx, original.workspaceId),
+          taskNumber: await takeTaskNumber(tx, original.tenantId, original.workspaceId),
           displayName: `${original.displayName} (part ${index + 1} of ${plan.parts.length})`,
           description: original.description,
           taskStatus: TaskStatus.PreProcessingSuccessful,
@@ -316,7 +317,7 @@ async function createPartTasks(deps: PipelineDeps, job: TaskJobPayload, template
       );
       created.push(part);
     }
-    if (original.batchId) await addBatchTotalTasks(tx, original.tenantId, original.batchId, created.length);
+    if (original.batchId) await changeBatchTotalTasks(tx, original.tenantId, original.batchId, created.length);
     return created;
   });
   if (parts.length === 0) return 'stale';

@@ -57,7 +57,7 @@ export async function publishResult(
       const detected = result.speakers.filter((s) => !existing.has(s.speakerId));
       if (detected.length) await insertDetectedSpeakers(tx, job.taskId, detected.map((s) => ({ ...s, isDefault: s.isDefault && existing.size === 0 })));
       // The workspace's known speakers are offered on every transcript of the workspace.
-      await copyWorkspaceSpeakersToTask(tx, job.taskId, task.workspaceId);
+      await copyWorkspaceSpeakersToTask(tx, job.tenantId, job.taskId, task.workspaceId);
     }
     await consumeFreeVolume(tx, job.tenantId, task.totalPages);
   });

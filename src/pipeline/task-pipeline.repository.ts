@@ -66,7 +66,3 @@ export async function insertPartTask(
   return part;
 }
 
-/** Adds tasks to the batch's count (the parts of a split). */
-export async function addBatchTotalTasks(tx: Db, tenantId: number, batchId: number, count: number): Promise<void> {
-  await tx.batch.update({ where: { id: batchId, tenantId }, data: { totalTasks: { increment: count } } });
-}

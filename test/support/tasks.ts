@@ -20,7 +20,7 @@ export async function insertTask(
     data: {
       tenantId: t.tenantId,
       workspaceId,
-      taskNumber: await takeTaskNumber(prisma, workspaceId),
+      taskNumber: await takeTaskNumber(prisma, t.tenantId, workspaceId),
       displayName: 'Statement',
       taskStatus: TaskStatus.ToReview,
       integrationStatus: IntegrationStatus.Never,

@@ -52,7 +52,10 @@ export async function countTasksInHistory(db: Db, tenantId: number, batchIds: nu
   return new Map(rows.map((r) => [r.batchId!, r._count._all]));
 }
 
-/** Takes tasks out of the batch's count (parts superseded by a reprocess of their original). */
-export function decrementBatchTotalTasks(tx: Db, tenantId: number, batchId: number, count: number) {
-  return tx.batch.update({ where: { id: batchId, tenantId }, data: { totalTasks: { decrement: count } } });
+/**
+ * Moves the batch's count of tasks by `change`: up for the parts of a split, down for parts a
+ * reprocess of their original supersedes.
+ */
+export async function changeBatchTotalTasks(tx: Db, tenantId: number, batchId: number, change: number): Promise<void> {
+  await tx.batch.update({ where: { id: batchId, tenantId }, data: { totalTasks: { increment: change } } });
 }

@@ -80,11 +80,11 @@ export async function replaceWorkspaceSpeakers(tx: Db, tenantId: number, workspa
 
 /**
  * Copies the workspace's speakers the task does not have yet into it (source Workspace, not
- * default). Its caller (pipeline/result-store.ts) passes no tenant: the speakers are read only
- * from the task's own workspace, which is always of the task's organization.
+ * default). Speakers are read only from the organization's workspace that holds the task, so the
+ * insert by task id that follows writes into that organization's task.
  */
-export async function copyWorkspaceSpeakersToTask(tx: Db, taskId: number, workspaceId: number): Promise<void> {
-  const speakers = await tx.workspaceSpeaker.findMany({ where: { workspaceId, workspace: { tasks: { some: { id: taskId } } } }, orderBy: { id: 'asc' } });
+export async function copyWorkspaceSpeakersToTask(tx: Db, tenantId: number, taskId: number, workspaceId: number): Promise<void> {
+  const speakers = await tx.workspaceSpeaker.findMany({ where: { workspaceId, workspace: { tenantId, tasks: { some: { id: taskId } } } }, orderBy: { id: 'asc' } });
   await tx.taskSpeaker.createMany({
     data: speakers.map(({ speakerId, speakerName, speakerPrefix, speakerSuffix }) => ({
       taskId,

@@ -116,9 +116,9 @@ export async function findTaskStatusRow(db: Db, tenantId: number, ref: { taskId?
 
 /** Takes the next taskNumber of a workspace; the row lock serialises concurrent creates, and a
  * rolled-back transaction gives its number back, so numbers have no gaps and no duplicates. */
-export async function takeTaskNumber(tx: Db, workspaceId: number): Promise<number> {
+export async function takeTaskNumber(tx: Db, tenantId: number, workspaceId: number): Promise<number> {
   const rows = await tx.$queryRaw<Array<{ taken: number }>>`
-    UPDATE "Workspace" SET "nextTaskNumber" = "nextTaskNumber" + 1 WHERE id = ${workspaceId}
+    UPDATE "Workspace" SET "nextTaskNumber" = "nextTaskNumber" + 1 WHERE id = ${workspaceId} AND "tenantId" = ${tenantId}
     RETURNING "nextTaskNumber" - 1 AS taken`;
   const taken = rows[0]?.taken;
   if (taken === undefined) throw new Error(`workspace ${workspaceId} vanished during task creation`);

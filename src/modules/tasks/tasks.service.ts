@@ -21,7 +21,7 @@ import { findUsersWithRolesIn } from '../users/users.repository.js';
 import { roleInWorkspace, roleMayReview, userRolesOf } from '../users/workspace-roles.js';
 import { assertSourceAvailable } from './task-source.js';
 import { clearTaskResults } from './task-results.repository.js';
-import { decrementBatchTotalTasks } from '../batches/batches.repository.js';
+import { changeBatchTotalTasks } from '../batches/batches.repository.js';
 import { deleteEarlierRunFiles, deleteTaskFiles } from '../../pipeline/task-files.js';
 import {
   findLiveParts,
@@ -347,7 +347,7 @@ export async function reprocessTask(deps: Deps, tenantId: number, ref: TaskRef, 
       await markTasksDeleted(tx, tenantId, parts.map((p) => p.id), now);
       const perBatch = new Map<number, number>();
       for (const { batchId } of parts) if (batchId !== null) perBatch.set(batchId, (perBatch.get(batchId) ?? 0) + 1);
-      for (const [batchId, count] of perBatch) await decrementBatchTotalTasks(tx, tenantId, batchId, count);
+      for (const [batchId, count] of perBatch) await changeBatchTotalTasks(tx, tenantId, batchId, -count);
     }
     return { updated: await findTaskByIdOrThrow(tx, tenantId, task.id), supersededParts: parts.map((p) => p.id) };
   });
