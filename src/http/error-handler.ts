@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { AppError, defaultTitles, problemType, type FieldError } from './problem.js';
+import { AppError, asAppError, defaultTitles, problemType, type FieldError } from './problem.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 
@@ -70,7 +70,8 @@ function fieldErrorsOf(error: FastifyError, context: string | undefined): FieldE
 const passThrough = new Set([400, 404, 405, 406, 413, 415, 429]);
 
 export function installErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError, request, reply) => {
+    const error = asAppError(thrown) ?? thrown;
     if (error instanceof AppError) {
       // A route may wrap unexpected failures in its own 500; an outage underneath is still a 503.
       if (error.status === 500 && error.cause instanceof Error && isInfrastructureOutage(error.cause)) {

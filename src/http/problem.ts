@@ -3,6 +3,10 @@
  * problem body through the single handler in http/error-handler.ts.
  */
 
+import { SourceTooLargeError } from '../pipeline/source-fetch.js';
+import { SourceUnreachableError } from '../pipeline/url-guard.js';
+import { BlobNotFoundError } from '../storage/blob-store.js';
+
 export interface FieldError {
   field: string;
   message: string;
@@ -86,15 +90,14 @@ export class AppError extends Error {
 }
 
 /**
- * Runs `work`; client errors (AppError) pass as they are, anything unexpected is replaced by
+ * Runs `work`; client errors (`asAppError`) pass as they are, anything unexpected is replaced by
  * `internal(cause)`, an operation's own 500 (the error handler still answers an outage with 503).
  */
 export async function withInternalError<T>(work: () => Promise<T>, internal: (cause: unknown) => AppError): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof AppError) throw error;
-    throw internal(error);
+    throw asAppError(error) ?? internal(error);
   }
 }
 
@@ -149,4 +152,17 @@ export class ServiceUnavailableError extends AppError {
   constructor(detail: string, options: AppErrorOptions = {}) {
     super(503, detail, options);
   }
+}
+
+/**
+ * The HTTP answer to an error: an AppError as it is, and the errors of the layers under HTTP
+ * (storage, the source download), which know nothing of statuses, mapped here once; undefined for
+ * anything else (a bug or an outage, which the error handler tells apart).
+ */
+export function asAppError(error: unknown): AppError | undefined {
+  if (error instanceof AppError) return error;
+  if (error instanceof BlobNotFoundError) return new NotFoundError(error.message, { cause: error });
+  if (error instanceof SourceTooLargeError) return new PayloadTooLargeError(error.message, { cause: error });
+  if (error instanceof SourceUnreachableError) return new UnprocessableError(error.message, { extensions: { reason: error.reason }, cause: error });
+  return undefined;
 }

@@ -7,7 +7,6 @@ import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http'
 import https from 'node:https';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { PayloadTooLargeError } from '../http/problem.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { SourceUnreachableError, assertPublicHttpUrl, pinnedLookup, type UrlGuardOptions } from './url-guard.js';
 
@@ -46,9 +45,11 @@ export interface DownloadResult {
 /** A stream to write to, or a blob to store (atomically: a failed download leaves no blob). */
 export type DownloadDestination = Writable | { store: BlobStore; key: string };
 
-export class SourceTooLargeError extends PayloadTooLargeError {
+/** The download passed the size limit; the HTTP layer answers it with 413 (http/problem.ts `asAppError`). */
+export class SourceTooLargeError extends Error {
   constructor(readonly maxBytes: number) {
     super(`The source file is larger than the limit of ${maxBytes} bytes.`);
+    this.name = 'SourceTooLargeError';
   }
 }
 

@@ -7,7 +7,6 @@
 import { lookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
 import { isIPv4, isIPv6, type LookupFunction } from 'node:net';
-import { UnprocessableError } from '../http/problem.js';
 
 export type SourceFailureReason =
   | 'invalid-url'
@@ -17,15 +16,18 @@ export type SourceFailureReason =
   | 'too-many-redirects'
   | `http-${number}`;
 
-/** A source URL that cannot be used; answered with 422 and the reason in the problem body. */
-export class SourceUnreachableError extends UnprocessableError {
+/**
+ * A source URL that cannot be used; the HTTP layer answers it with 422 and the reason in the
+ * problem body (http/problem.ts `asAppError`).
+ */
+export class SourceUnreachableError extends Error {
   constructor(
     readonly reason: SourceFailureReason,
     detail: string,
     options: { cause?: unknown } = {},
   ) {
-    super(detail, { extensions: { reason } });
-    if (options.cause !== undefined) this.cause = options.cause;
+    super(detail, options.cause !== undefined ? { cause: options.cause } : undefined);
+    this.name = new.target.name;
   }
 }
 

@@ -9,7 +9,6 @@ import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { NotFoundError } from '../http/problem.js';
 
 export interface BlobStat {
   size: number;
@@ -56,9 +55,11 @@ export async function deleteBlobsUnder(store: BlobStore, prefix: string): Promis
   return keys.length;
 }
 
-export class BlobNotFoundError extends NotFoundError {
+/** No blob under the key; the HTTP layer answers it with 404 (http/problem.ts `asAppError`). */
+export class BlobNotFoundError extends Error {
   constructor() {
     super('The file does not exist.');
+    this.name = 'BlobNotFoundError';
   }
 }
 

@@ -1,3 +1,4 @@
+import { asAppError } from '../../src/http/problem.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { LookupAddress } from 'node:dns';
 import http, { type IncomingHttpHeaders } from 'node:http';
@@ -143,7 +144,8 @@ describe('checkSourceReachable', () => {
     const error = await failure(checkSourceReachable(`${base}/missing`, local));
 
     expect(error).toBeInstanceOf(SourceUnreachableError);
-    expect(error).toMatchObject({ reason: 'http-404', status: 422 });
+    expect(error).toMatchObject({ reason: 'http-404' });
+    expect(asAppError(error)).toMatchObject({ status: 422, extensions: { reason: 'http-404' } });
   });
 
   it('falls back to a one-byte ranged GET when HEAD is not allowed', async () => {
@@ -194,7 +196,9 @@ describe('checkSourceReachable', () => {
   });
 
   it.each(['not a url', 'ftp://127.0.0.1/file'])('refuses %j as an invalid URL', async (url) => {
-    await expect(checkSourceReachable(url, local)).rejects.toMatchObject({ reason: 'invalid-url', status: 422 });
+    const error = await failure(checkSourceReachable(url, local));
+    expect(error).toMatchObject({ reason: 'invalid-url' });
+    expect(asAppError(error)).toMatchObject({ status: 422 });
   });
 
   it('gives up on a server that does not answer', async () => {
@@ -281,7 +285,8 @@ describe('downloadSource', () => {
     const error = await failure(downloadSource(`${base}/big`, { store, key }, limits));
 
     expect(error).toBeInstanceOf(SourceTooLargeError);
-    expect(error).toMatchObject({ status: 413, maxBytes: 500 });
+    expect(error).toMatchObject({ maxBytes: 500 });
+    expect(asAppError(error)).toMatchObject({ status: 413 });
     expect(await store.exists(key)).toBe(false);
   });
 

@@ -1,3 +1,4 @@
+import { asAppError } from '../../src/http/problem.js';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -76,7 +77,9 @@ describe('LocalBlobStore', () => {
   it('reports missing blobs as not found', async () => {
     expect(await store.exists(KEY)).toBe(false);
     await expect(store.openRead(KEY)).rejects.toBeInstanceOf(BlobNotFoundError);
-    await expect(store.stat(KEY)).rejects.toMatchObject({ status: 404 });
+    const missing = await store.stat(KEY).catch((err: unknown) => err);
+    expect(missing).toBeInstanceOf(BlobNotFoundError);
+    expect(asAppError(missing)).toMatchObject({ status: 404 });
   });
 
   it('does not treat a directory or a path through a file as a blob', async () => {
