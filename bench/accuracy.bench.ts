@@ -15,7 +15,9 @@
  * BENCH_INVOICES=n (how many invoices; 72 by default), BENCH_VERBOSE=1 (every wrong field),
  * BENCH_JSON=file (every outcome, to compare runs), BENCH_KEEP=dir (keep the generated invoices),
  * BENCH_WRITE_EXPECTED=1 (rewrite the expected fields after a deliberate generator change),
- * BENCH_CORPORA=dir (default ../shared/corpora beside the repository).
+ * BENCH_CORPORA=dir (default ../shared/corpora beside the repository), BENCH_OCR_COMPARE=1 (each
+ * receipt also OCRed by PP-OCR and by tesseract alone, side by side: their seconds per page, wall
+ * and CPU, and the model's CPU per page with each, tesseract's OCR taking the place of PP-OCR's).
  */
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -24,7 +26,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TemplateType } from '../src/domain/enums.js';
 import { invoicesUniversalModel, receiptsModel } from '../src/models/invoice.js';
-import { loadDevReceipts, RECEIPT_FIELDS } from './accuracy/receipts.js';
+import { cpuSeconds, loadDevReceipts, ocrSeconds, RECEIPT_FIELDS } from './accuracy/receipts.js';
 import { runModel, type ModelRun } from './accuracy/run-model.js';
 import { formatCalibration, formatTally, judge, tally, type ExpectedField, type FieldOutcome } from './accuracy/score.js';
 import { chromiumAvailable, launchBrowser, renderInvoice } from './accuracy/invoices/render.js';
@@ -36,6 +38,7 @@ const corpora = process.env.BENCH_CORPORA ?? path.resolve(repository, '../shared
 const only = process.env.BENCH_ONLY;
 const limit = process.env.BENCH_LIMIT ? Number(process.env.BENCH_LIMIT) : Infinity;
 const verbose = process.env.BENCH_VERBOSE === '1';
+const compareOcr = process.env.BENCH_OCR_COMPARE === '1';
 const match = process.env.BENCH_MATCH ? new RegExp(process.env.BENCH_MATCH) : undefined;
 const INVOICE_SEED = 13;
 const invoiceCount = Number(process.env.BENCH_INVOICES ?? 72);
@@ -82,11 +85,31 @@ async function receiptsSet(): Promise<SetResult | undefined> {
     return undefined;
   }
   const set: SetResult = { name: 'receipts-dev (Receipts model, real scans)', outcomes: [], seconds: 0, pages: 0 };
+  const ocr = { paddle: { wall: 0, cpu: 0 }, tesseract: { wall: 0, cpu: 0 } };
+  let modelCpu = 0;
   for (const receipt of receipts.filter((r) => !match || match.test(r.name)).slice(0, limit)) {
+    const cpuStarted = cpuSeconds();
     const run = await runModel(receiptsModel, TemplateType.Receipts, receipt.image, 'image');
+    modelCpu += cpuSeconds() - cpuStarted;
     set.outcomes.push(...outcomesOf(receipt.name, RECEIPT_FIELDS, receipt.expected, run));
     set.seconds += run.seconds;
     set.pages += run.pages;
+    if (compareOcr) {
+      for (const recogniser of ['paddle', 'tesseract'] as const) {
+        const { wall, cpu } = await ocrSeconds(receipt.image, recogniser);
+        ocr[recogniser].wall += wall;
+        ocr[recogniser].cpu += cpu;
+      }
+    }
+  }
+  if (compareOcr && set.pages > 0) {
+    const line = (what: 'wall' | 'cpu') => {
+      const [paddle, tesseract] = [ocr.paddle[what] / set.pages, ocr.tesseract[what] / set.pages];
+      return `PP-OCR ${paddle.toFixed(2)} s/page, tesseract ${tesseract.toFixed(2)} s/page (${(paddle / tesseract).toFixed(2)}x)`;
+    };
+    console.log(`\nreceipts OCR alone, side by side: wall ${line('wall')}; CPU ${line('cpu')}`);
+    const [paddleModel, tesseractModel] = [modelCpu / set.pages, (modelCpu - ocr.paddle.cpu + ocr.tesseract.cpu) / set.pages];
+    console.log(`receipts model CPU: ${paddleModel.toFixed(2)} s/page with PP-OCR, ${tesseractModel.toFixed(2)} s/page with tesseract's OCR instead (${(paddleModel / tesseractModel).toFixed(2)}x)`);
   }
   return set;
 }
