@@ -126,12 +126,26 @@ function dotRuns(dots: Blob[], lineHeight: number, pixels: Pixels & { channels: 
       run.push(next);
       last = next;
     }
-    if (run.length >= MIN_DOTS) {
+    if (run.length >= MIN_DOTS && isRegular(run)) {
       for (const dot of run) taken.add(dot);
       runs.push(run);
     }
   }
   return runs;
+}
+
+/**
+ * Leaders are set by a machine: dots of one size at one pitch. Pieces of faint grey letters that
+ * the ink threshold cuts into blobs are neither.
+ */
+function isRegular(run: readonly Blob[]): boolean {
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const pitches = run.slice(1).map((dot, i) => dot.left - run[i]!.left);
+  const pitch = median(pitches);
+  const size = median(run.map((dot) => dot.pixels));
+  const steady = pitches.filter((p) => Math.abs(p - pitch) <= Math.max(2, 0.25 * pitch)).length;
+  const alike = run.filter((dot) => dot.pixels <= 2 * size && dot.pixels >= size / 2).length;
+  return steady >= 0.8 * pitches.length && alike >= 0.8 * run.length;
 }
 
 /** No ink in the band of two dots' rows between them. */

@@ -1,7 +1,6 @@
 import sharp, { type Sharp } from 'sharp';
 import { eraseDotLeaders } from './dot-leaders.js';
 import { errorMessage, ImageUnreadableError } from './errors.js';
-import { eraseRulingLines } from './ruling-lines.js';
 import { decodeGrey, greyPng } from './pixels.js';
 
 export interface ImageInfo {
@@ -105,17 +104,15 @@ function inkLevels(data: ArrayLike<number>, step = 1): { threshold: number; pape
 }
 
 /**
- * The page without the marks tesseract misreads or that hide text from it: dot leaders
- * (dot-leaders.ts) and table rules (ruling-lines.ts); `lineHeight` is its text lines' height in
- * pixels. The image itself when it has neither.
+ * The page without its dot leaders (dot-leaders.ts), which tesseract reads as words glued to the
+ * label before them; `lineHeight` is its text lines' height in pixels. The image itself when it
+ * has none.
  */
-export async function withoutLeadersAndRules(png: Buffer, lineHeight: number): Promise<Buffer> {
+export async function withoutDotLeaders(png: Buffer, lineHeight: number): Promise<Buffer> {
   const pixels = await decodeGrey(png);
   const ink = inkLevels(pixels.data, 3);
-  if (!ink) return png;
-  const rules = eraseRulingLines(pixels, lineHeight, ink);
-  const leaders = eraseDotLeaders(pixels, lineHeight, ink);
-  return rules + leaders === 0 ? png : greyPng(pixels);
+  if (!ink || eraseDotLeaders(pixels, lineHeight, ink) === 0) return png;
+  return greyPng(pixels);
 }
 
 /** Marks less than this much darker than the paper are no print (a blank or flat image). */

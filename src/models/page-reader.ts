@@ -1,5 +1,5 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { imagePageToPng, pixelSize, scaleImage, textLineHeight, withoutLeadersAndRules } from '../engines/image.js';
+import { imagePageToPng, pixelSize, scaleImage, textLineHeight, withoutDotLeaders } from '../engines/image.js';
 import { ocrImage, ocrProcessLimit, type OcrOptions } from '../engines/ocr.js';
 import { paddleOcrAvailable, paddleOcrImage } from '../engines/paddle-ocr.js';
 import { openPdf, pdfInfo, pdfPageDrawing, pdfPageText, renderPdfPage, renderPdfPagePixels, type PageDrawing, type Pixels } from '../engines/pdf.js';
@@ -337,9 +337,8 @@ async function ocrScale(png: Buffer, height: number): Promise<number> {
 
 /**
  * OCR of a page image, its word boxes converted from pixels to page units. Small print is enlarged
- * (and large print reduced) first, and dot leaders and table rules are erased (tesseract reads
- * leaders as words glued to the label before them, and leaves ruled cells out). `linePrefix`
- * keeps the lines of different images apart
+ * (and large print reduced) first, and dot leaders are erased (tesseract reads them as words
+ * glued to the label before them). `linePrefix` keeps the lines of different images apart
  * (tesseract numbers each image's lines from 1).
  */
 async function ocrPage(png: Buffer, unitsPerPixel: number, options: OcrOptions, linePrefix = '', recogniser: Recogniser = 'tesseract') {
@@ -347,7 +346,7 @@ async function ocrPage(png: Buffer, unitsPerPixel: number, options: OcrOptions, 
   const lineHeight = await textLineHeight(png);
   const scale = await ocrScale(png, lineHeight);
   const scaled = scale === 1 ? png : await scaleImage(png, scale);
-  const prepared = await withoutLeadersAndRules(scaled, lineHeight * scale);
+  const prepared = await withoutDotLeaders(scaled, lineHeight * scale);
   const result = await ocrImage(prepared, { ...options, ...(options.dpi ? { dpi: options.dpi * scale } : {}) });
   const words: PageWord[] = result.words.map((word) => ({
     text: word.text,
