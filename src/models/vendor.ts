@@ -145,6 +145,9 @@ function repeats(page: PageText, line: TextLine, name: string): number {
   return page.lines.filter((other) => other !== line && plain(other.text).replace(/[^\p{L}\p{N}]+/gu, '').includes(key)).length;
 }
 
+/** The dots between the parts of a sender line, and what OCR reads for them in small print (a dash, a plus, a star). */
+const SENDER_LINE_SEPARATOR = /\s[·•|∙*+\-–—]\s/g;
+
 /**
  * The first line of the address a window envelope shows: the block right under a small sender
  * line ("Acme GmbH · Hauptstr. 1 · 10115 Berlin"), as German, Dutch and French letters print it.
@@ -152,7 +155,7 @@ function repeats(page: PageText, line: TextLine, name: string): number {
 export function recipientUnderSenderLine(page: PageText): TextLine | undefined {
   const typical = median(page.lines.map((l) => l.layoutBox.height));
   for (const line of page.lines) {
-    if ((line.text.match(/\s[·•|]\s/g)?.length ?? 0) < 2 || line.layoutBox.height > typical) continue;
+    if ((line.text.match(SENDER_LINE_SEPARATOR)?.length ?? 0) < 2 || line.layoutBox.height > typical) continue;
     const below = page.lines.find((candidate) => {
       const a = line.layoutBox;
       const b = candidate.layoutBox;

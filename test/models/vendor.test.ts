@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Entity } from '../../src/modules/exports/document-export.schemas.js';
 import { invoicesUniversalModel } from '../../src/models/invoice.js';
+import { buildPageText, type PageWord } from '../../src/models/text-lines.js';
+import { recipientUnderSenderLine } from '../../src/models/vendor.js';
 import { useScratchDir } from '../engines/fixtures.js';
 import { entitiesOf, modelInput, textPdf, writeFixture, type Placed } from './document-fixtures.js';
 
@@ -64,5 +66,32 @@ describe('vendor', () => {
       ...ITEMS,
     ]);
     expect(vendorOf(entities)).toBeNull();
+  });
+});
+
+describe('recipientUnderSenderLine', () => {
+  /** Lines of words as OCR gives them: each line's words left to right, `size` tall, from `top`. */
+  const ocrPage = (lines: Array<{ text: string; top: number; size: number }>): PageWord[] =>
+    lines.flatMap(({ text, top, size }, l) => {
+      let left = 100;
+      return text.split(' ').map((word) => {
+        const box = { left, top, width: word.length * size * 0.55, height: size };
+        left += box.width + size * 0.35;
+        return { text: word, box, confidence: 0.9, ocrLine: `1.${l}.1` };
+      });
+    });
+
+  it('finds the window address under a sender line whose dots OCR read as dashes', () => {
+    const page = buildPageText(
+      ocrPage([
+        { text: 'Silverline Logistics S.A.', top: 100, size: 40 },
+        { text: 'Avenida da Liberdade 17', top: 150, size: 28 },
+        { text: 'Silverline Logistics S.A. - Avenida da Liberdade 17 - 6045-237 Lisboa', top: 400, size: 20 },
+        { text: 'Transportes Santos Unipessoal Lda', top: 430, size: 28 },
+        { text: 'Rua do Sol 5', top: 470, size: 28 },
+        { text: '7587-010 Faro', top: 510, size: 28 },
+      ]),
+    );
+    expect(recipientUnderSenderLine(page)?.text).toBe('Transportes Santos Unipessoal Lda');
   });
 });
