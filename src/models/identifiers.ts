@@ -83,12 +83,42 @@ const SHAPED_TAX_IDS: readonly RegExp[] = [
   /\b\d{8}[A-Z]\b/,
 ];
 
+/** What OCR reads for a letter where a digit belongs, and for a digit where a letter belongs. */
+const AS_DIGIT: Readonly<Record<string, string>> = { O: '0', D: '0', Q: '0', I: '1', L: '1', S: '5', B: '8', Z: '2', G: '6', T: '7' };
+const AS_LETTER: Readonly<Record<string, string>> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '6': 'G', '8': 'B', '4': 'A', '7': 'T' };
+
+/** Where an Indian GSTIN has digits (state, PAN number), letters (PAN letters) and its fixed Z. */
+const GSTIN_FORM = 'DDLLLLLDDDDLAZA';
+const GSTIN_LOOSE = /\b[0-9A-Z]{15}\b/g;
+
+/**
+ * A GSTIN whose letters OCR read as digits or the reverse ("31BPATW823906Z8" for the PAN's
+ * letter O): its form is so strict (state digits, five letters, four digits, a letter, a
+ * character, Z, a character) that a token of fifteen that fits it but for such confusions is one.
+ */
+function findOcrGstin(text: string): FoundIdentifier | undefined {
+  for (const match of text.toUpperCase().matchAll(GSTIN_LOOSE)) {
+    let repaired = '';
+    for (const [i, char] of [...match[0]].entries()) {
+      const form = GSTIN_FORM[i];
+      if (form === 'D') repaired += /\d/.test(char) ? char : (AS_DIGIT[char] ?? '?');
+      else if (form === 'L') repaired += /[A-Z]/.test(char) ? char : (AS_LETTER[char] ?? '?');
+      else if (form === 'Z') repaired += char === 'Z' || char === '2' ? 'Z' : '?';
+      else repaired += char;
+    }
+    if (!repaired.includes('?') && repaired !== match[0] && SHAPED_TAX_IDS[0]!.test(repaired)) return { index: match.index, length: 15, normalized: repaired };
+  }
+  return undefined;
+}
+
 /**
  * The tax number in a labelled value: a number of a known national shape, else an optional
  * country prefix and 8 to 15 characters, mostly digits. Portuguese numbers (PT prefix, or any
  * when `portuguese`) must pass the NIF check digit.
  */
 export function findTaxId(text: string, portuguese: boolean): FoundIdentifier | undefined {
+  const gstin = findOcrGstin(text);
+  if (gstin) return gstin;
   const shaped = SHAPED_TAX_IDS.map((pattern) => pattern.exec(text)).filter((m): m is RegExpExecArray => m !== null).sort((a, b) => a.index - b.index)[0];
   if (shaped) return { index: shaped.index, length: shaped[0].length, normalized: shaped[0].replace(/[\s.-]/g, '') };
   const match = /\b([A-Z]{2})?[\s.-]?(\d[\d\s.-]{6,16}[\dA-Z])\b/.exec(text);
