@@ -1,6 +1,7 @@
 import sharp, { type Sharp } from 'sharp';
 import { eraseDotLeaders } from './dot-leaders.js';
 import { errorMessage, ImageUnreadableError } from './errors.js';
+import type { Pixels } from './pdf.js';
 import { decodeGrey, greyPng } from './pixels.js';
 
 export interface ImageInfo {
@@ -134,4 +135,38 @@ export async function scaleImage(png: Buffer, scale: number): Promise<Buffer> {
 export async function pixelSize(png: Buffer): Promise<{ width: number; height: number }> {
   const { width = 0, height = 0 } = await readImage(() => sharp(png).metadata());
   return { width, height };
+}
+
+/**
+ * Pieces of pages (grey or RGBA pixels, each scaled by its `scale`) stacked one under the other on
+ * white, `gap` pixels apart: one OCR run reads them all, each as its own line. Returns the image and
+ * the band of rows (from the gap above each piece to the gap below) its words fall in.
+ */
+export async function stackCrops(crops: ReadonlyArray<{ pixels: Pixels; scale: number }>, gap: number): Promise<{ png: Buffer; bands: Array<{ top: number; bottom: number }> }> {
+  const scaled = await Promise.all(
+    crops.map(({ pixels, scale }) =>
+      readImage(() =>
+        sharp(pixels.data, { raw: { width: pixels.width, height: pixels.height, channels: pixels.channels } })
+          .greyscale()
+          .resize({ width: Math.max(1, Math.round(pixels.width * scale)), kernel: 'lanczos3' })
+          .png()
+          .toBuffer({ resolveWithObject: true }),
+      ),
+    ),
+  );
+  const width = Math.max(...scaled.map((c) => c.info.width)) + 2 * gap;
+  let top = gap;
+  const placed = scaled.map(({ data, info }) => {
+    const at = { input: data, top, left: gap, bottom: top + info.height };
+    top += info.height + gap;
+    return at;
+  });
+  const png = await readImage(() =>
+    sharp({ create: { width, height: top, channels: 3, background: '#ffffff' } })
+      .composite(placed.map(({ input, top: y, left }) => ({ input, top: y, left })))
+      .greyscale()
+      .png()
+      .toBuffer(),
+  );
+  return { png, bands: placed.map((p) => ({ top: p.top - gap / 2, bottom: p.bottom + gap / 2 })) };
 }

@@ -1,3 +1,4 @@
+import { accentedWords, withAccents } from './accented-names.js';
 import { findBarcodes, parseKeyValuePayload, type PageBarcode } from './barcodes.js';
 import { detectPerPage } from './chunks.js';
 import { averageConfidence, keyValueOf, newEntity, notDetectedEntity, type PageRef } from './entities.js';
@@ -13,6 +14,7 @@ import { ocrLanguages } from './page-reader.js';
 import { FISCAL_QR_INVOICE_FIELDS, fiscalQrValue, isFiscalQrPayload, readFiscalQrPair } from './pt-fiscal-qr.js';
 import { receiptHeader } from './receipt-fields.js';
 import type { LayoutTable } from './tables.js';
+import type { TextRun } from './text-lines.js';
 import { correctLegalForm, guessVendor, recipientUnderSenderLine } from './vendor.js';
 import type { VendorProfileSource } from './vendor-profile.js';
 import { chooseWithVendorProfile } from './vendor-profile-choice.js';
@@ -37,6 +39,18 @@ interface ReadPage {
   ref: PageRef;
   layout: PageLayout;
   itemTables: LayoutTable[];
+  /** OCR'd words of the page's names as the accented languages spell them ("Kruger" -> "Krüger"). */
+  accented: ReadonlyMap<string, string>;
+}
+
+/** The fields a reviewer reads as names, whose accents an English OCR loses. */
+const NAME_FIELDS: ReadonlySet<string> = new Set(['VendorName', 'CustomerName']);
+
+/** The page's best candidate of each name field: the runs worth reading again for their accents. */
+function bestNames(candidates: readonly PagedCandidate[]): TextRun[] {
+  const best = new Map<string, PagedCandidate>();
+  for (const c of candidates) if (NAME_FIELDS.has(c.category) && c.score > (best.get(c.category)?.score ?? 0)) best.set(c.category, c);
+  return [...best.values()].map((c) => c.value);
 }
 
 /**
@@ -57,7 +71,10 @@ function invoiceModel(kind: InvoiceKind): Model {
     const chunks = await detectPerPage(input, { languages, ...(kind.receipt ? { layout: 'column' as const, recogniser: 'paddle' as const } : {}) }, async (page, ref) => {
       const layout = analyzeLayout(await page.allWords());
       const barcodes = await findBarcodes(page);
-      pages.push({ ref, layout, itemTables: layout.tables.filter(isLineItemTable) });
+      const read: ReadPage = { ref, layout, itemTables: layout.tables.filter(isLineItemTable), accented: new Map() };
+      // Till receipts are read by PP-OCR, which spells accents itself.
+      if (!kind.receipt) read.accented = await accentedWords(page, bestNames(pageCandidates(read, kind, hinted)));
+      pages.push(read);
       if (kind.portuguese) fiscalCodes.push(...fiscalQrCodes(ref, barcodes));
       return layoutEntities(ref, layout, barcodes, {
         dates: hinted,
@@ -135,7 +152,11 @@ function pageCandidates(page: ReadPage, kind: InvoiceKind, dates: DateOptions): 
     const owner = owners[i] === 'unknown' ? (vendorKnown ? 'customer' : 'vendor') : owners[i];
     found.push({ ...taxId, category: owner === 'customer' ? 'CustomerTaxId' : 'VendorTaxId', score: taxId.score * (owners[i] === 'unknown' ? 0.85 : 1) });
   });
-  return found.map((candidate) => ({ ...candidate, page: page.ref }));
+  return found.map((candidate) => ({ ...candidate, ...(NAME_FIELDS.has(candidate.category) ? respelled(candidate, page.accented) : {}), page: page.ref }));
+}
+
+function respelled(candidate: FieldCandidate, accented: ReadonlyMap<string, string>): Pick<FieldCandidate, 'value' | 'contentNormalized'> {
+  return { value: { ...candidate.value, text: withAccents(candidate.value.text, accented) }, contentNormalized: withAccents(candidate.contentNormalized, accented) };
 }
 
 const FIELD_TYPE = 'Field';
