@@ -72,8 +72,9 @@ export function receiptHeader(page: PageText, hits: readonly LabelHit[]): FieldC
   let best: { index: number; score: number } | undefined;
   for (const [index, line] of lines.entries()) {
     if (isTitleOrLabel(line, labelled) || !nameLike(line) || (addressLike(line) && !LEGAL_FORM.test(textForName(line)))) continue;
-    // The header ends where the body starts: a date or an amount before this line.
-    if (lines.slice(0, index).some((l) => findDates(l.text).length > 0 || findAmounts(l.text).some((a) => a.decimals))) break;
+    // The header ends where the body starts: a date, or an amount in a line with words, before this
+    // line (figures alone above the name are a logo or specks OCR read as figures, "1 8 0201.6").
+    if (lines.slice(0, index).some((l) => findDates(l.text).length > 0 || (/\p{L}{2}/u.test(l.text) && findAmounts(l.text).some((a) => a.decimals)))) break;
     const text = textForName(line);
     const next = lines[index + 1];
     const afterNext = lines[index + 2];

@@ -119,6 +119,13 @@ describe('receipts', () => {
     ).toMatchObject({ VendorName: 'Kedai Maju Restaurants Sdn Bhd', VendorAddress: 'Level 6, Bangunan Maju, Uptown3 No.3, Jalan SS21/39,47400 Petaling Jaya Selangor' });
   });
 
+  it('reads the header under a line of specks that OCR read as figures', async () => {
+    expect(await headerReceipt('figures-above', ['1 8 0201.6', 'SYARIKAT MAJU JAYA', '(81109-A)', 'NO 290, JALAN AIR PANAS,', '53200 KUALA LUMPUR.', 'TEL : 03-40210276'])).toMatchObject({
+      VendorName: 'SYARIKAT MAJU JAYA',
+      VendorAddress: 'NO 290, JALAN AIR PANAS, 53200 KUALA LUMPUR.',
+    });
+  });
+
   it('takes a street without a number above the postcode line as the address, not as the name', async () => {
     expect(await headerReceipt('street-without-number', ['RELAIS TOTAL LILLE NORD', 'AUTOROUTE PARIS LILLE', '59000 LILLE', 'Tel. : 03.20.95.66.66'])).toMatchObject({
       VendorName: 'RELAIS TOTAL LILLE NORD',
