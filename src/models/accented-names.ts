@@ -6,13 +6,26 @@
  * run, and their accents are taken only where the second reading spells the same letters.
  */
 import { stackCrops } from '../engines/image.js';
-import { ocrImage } from '../engines/ocr.js';
+import { ocrImage, tesseractLanguage } from '../engines/ocr.js';
 import { growBox } from './geometry.js';
 import { OCR_DPI, type SourcePage } from './page-reader.js';
 import type { TextRun } from './text-lines.js';
 
 /** The installed models that spell accents; English is left out, whose reading the page has already. */
 const ACCENTED_LANGUAGES = ['fr', 'de', 'es', 'pt'];
+/** Whether OCR in this language (BCP 47 or tesseract code) spells accents: those of ACCENTED_LANGUAGES do. */
+export function spellsAccentsIn(language: string): boolean {
+  const model = (tag: string) => {
+    try {
+      return tesseractLanguage(tag);
+    } catch {
+      return undefined; // not installed: the page was not read with it either
+    }
+  };
+  const code = model(language);
+  return code !== undefined && ACCENTED_LANGUAGES.some((accented) => model(accented) === code);
+}
+
 /** Crops are scaled so that their words are this tall in pixels (cap height to descender). */
 const CROP_WORD_HEIGHT = 48;
 /** White between the stacked crops, so each comes back as its own line. */

@@ -1,4 +1,4 @@
-import { accentedWords, withAccents } from './accented-names.js';
+import { accentedWords, spellsAccentsIn, withAccents } from './accented-names.js';
 import { findBarcodes, parseKeyValuePayload, type PageBarcode } from './barcodes.js';
 import { detectPerPage } from './chunks.js';
 import { averageConfidence, keyValueOf, newEntity, notDetectedEntity, type PageRef } from './entities.js';
@@ -67,13 +67,15 @@ function invoiceModel(kind: InvoiceKind): Model {
     const fiscalCodes: FiscalCode[] = [];
     const pages: ReadPage[] = [];
     const languages = ocrLanguages(input, kind.portuguese ? ['pt'] : []);
+    const spellsAccents = languages.some(spellsAccentsIn);
 
     const chunks = await detectPerPage(input, { languages, ...(kind.receipt ? { layout: 'column' as const, recogniser: 'paddle' as const } : {}) }, async (page, ref) => {
       const layout = analyzeLayout(await page.allWords());
       const barcodes = await findBarcodes(page);
       const read: ReadPage = { ref, layout, itemTables: layout.tables.filter(isLineItemTable), accented: new Map() };
-      // Till receipts are read by PP-OCR, which spells accents itself.
-      if (!kind.receipt) read.accented = await accentedWords(page, bestNames(pageCandidates(read, kind, hinted)));
+      // Till receipts are read by PP-OCR, which spells accents itself; a page OCRed with an accented
+      // language's model already has them.
+      if (!kind.receipt && !spellsAccents) read.accented = await accentedWords(page, bestNames(pageCandidates(read, kind, hinted)));
       pages.push(read);
       if (kind.portuguese) fiscalCodes.push(...fiscalQrCodes(ref, barcodes));
       return layoutEntities(ref, layout, barcodes, {
