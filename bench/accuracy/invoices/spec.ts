@@ -3,6 +3,7 @@
  * layout and delivery (text PDF or a degraded scan), drawn from a seed, and the fields a careful
  * reader would type from it.
  */
+import { INVOICE_FIELDS as MODEL_FIELDS, type InvoiceField } from '../../../src/models/invoice-field-names.js';
 import type { ExpectedField } from '../score.js';
 import {
   address,
@@ -22,20 +23,11 @@ import {
 import { WORDING, type Language, type Wording } from './locales.js';
 import { Random } from './random.js';
 
-export const INVOICE_FIELDS = [
-  'InvoiceId',
-  'InvoiceDate',
-  'DueDate',
-  'VendorName',
-  'VendorTaxId',
-  'CustomerName',
-  'SubTotal',
-  'TotalTax',
-  'InvoiceTotal',
-  'Currency',
-  'IBAN',
-] as const;
-export type InvoiceFieldName = (typeof INVOICE_FIELDS)[number];
+/** The model's fields the generated invoices are labelled with: all but the vendor's address and the customer's tax id. */
+type Unlabelled = 'VendorAddress' | 'CustomerTaxId';
+export type InvoiceFieldName = Exclude<InvoiceField, Unlabelled>;
+const UNLABELLED: ReadonlySet<InvoiceField> = new Set<Unlabelled>(['VendorAddress', 'CustomerTaxId']);
+export const INVOICE_FIELDS = MODEL_FIELDS.filter((field): field is InvoiceFieldName => !UNLABELLED.has(field));
 
 export const LAYOUTS = ['classic', 'grid', 'letter', 'sentence', 'leaders', 'gst', 'parties', 'footer', 'stacked'] as const;
 export type Layout = (typeof LAYOUTS)[number];
