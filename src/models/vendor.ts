@@ -20,7 +20,7 @@ export const LEGAL_FORM =
  * "SDN 3HD" -> "SDN BHD"): the form is a closed vocabulary, so its letters are known.
  */
 export function correctLegalForm(name: string): string {
-  return name.replace(/\b(S[DO0B8][NM])(\.?\s*)([B83GR]H[DO0])\b/gi, (_, sdn: string, between: string, bhd: string) => {
+  return name.replace(/\b(S[DO0B8][NM])(\.?\s*)([B83GRE]H[DO0])\b/gi, (_, sdn: string, between: string, bhd: string) => {
     const upper = sdn === sdn.toUpperCase() && bhd === bhd.toUpperCase();
     return `${upper ? 'SDN' : 'Sdn'}${between}${upper ? 'BHD' : 'Bhd'}`;
   });

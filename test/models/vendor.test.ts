@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Entity } from '../../src/modules/exports/document-export.schemas.js';
 import { invoicesUniversalModel } from '../../src/models/invoice.js';
 import { buildPageText, type PageWord } from '../../src/models/text-lines.js';
-import { recipientUnderSenderLine } from '../../src/models/vendor.js';
+import { correctLegalForm, recipientUnderSenderLine } from '../../src/models/vendor.js';
 import { useScratchDir } from '../engines/fixtures.js';
 import { entitiesOf, modelInput, textPdf, writeFixture, type Placed } from './document-fixtures.js';
 
@@ -93,5 +93,12 @@ describe('recipientUnderSenderLine', () => {
       ]),
     );
     expect(recipientUnderSenderLine(page)?.text).toBe('Transportes Santos Unipessoal Lda');
+  });
+});
+
+describe('legal forms OCR spoiled', () => {
+  it('puts back "Sdn Bhd" from the letters thermal print is misread as, and leaves other words alone', () => {
+    expect(['SDN EHD', 'SON BHD', 'SDN 8HD', 'S0N. RHD', 'Sdn Ehd'].map(correctLegalForm)).toEqual(['SDN BHD', 'SDN BHD', 'SDN BHD', 'SDN. BHD', 'Sdn Bhd']);
+    expect(correctLegalForm('SEND THE BOX')).toBe('SEND THE BOX');
   });
 });
