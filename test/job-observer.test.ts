@@ -78,8 +78,10 @@ describe('the job wrapper', () => {
     expect((await waitForFinalStatus(ctx, taskId)).taskStatus).toBe(3); // ToReview
     const after = await until(async () => {
       const text = await metrics();
-      return jobCount(text, QueueName.Detect, 'done') > jobCount(before, QueueName.Detect, 'done') ? text : undefined;
-    }, 'the detect job to be recorded');
+      // The wrapper records the run time, then reads the task's status to count it: wait for both.
+      const recorded = jobCount(text, QueueName.Detect, 'done') > jobCount(before, QueueName.Detect, 'done');
+      return recorded && finished(text, 'ToReview') > finished(before, 'ToReview') ? text : undefined;
+    }, 'the detect job to be recorded and the task counted');
     expect(jobCount(after, QueueName.PreprocessLow, 'done')).toBe(jobCount(before, QueueName.PreprocessLow, 'done') + 1);
     expect(jobCount(after, QueueName.Detect, 'done')).toBe(jobCount(before, QueueName.Detect, 'done') + 1);
     expect(sampleValue(after, 'docproc_job_duration_seconds_sum', { queue: QueueName.Detect, outcome: 'done' })).toBeGreaterThan(0);
