@@ -2,7 +2,7 @@ import sharp, { type Sharp } from 'sharp';
 import { eraseDotLeaders } from './dot-leaders.js';
 import { errorMessage, ImageUnreadableError } from './errors.js';
 import type { Pixels } from './pdf.js';
-import { decodeGrey, greyPng } from './pixels.js';
+import { decodeGrey, toGrey, type GreyPixels } from './pixels.js';
 
 export interface ImageInfo {
   /** Pixels of the first page, after EXIF orientation (as a reader sees the image). */
@@ -56,9 +56,8 @@ async function readImage<T>(read: () => Promise<T>): Promise<T> {
  * median height of the runs of inked rows in six vertical bands (narrow bands, so a slight skew
  * does not merge lines). Costs a few tens of milliseconds, against seconds of OCR.
  */
-export async function textLineHeight(png: Buffer): Promise<number> {
-  const { data, info } = await readImage(() => sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true }));
-  const { width, height } = info;
+export async function textLineHeight(image: Buffer | Pixels): Promise<number> {
+  const { data, width, height } = Buffer.isBuffer(image) ? await decodeGrey(image) : await toGrey(image);
   const levels = inkLevels(data, 3);
   if (!levels) return 0;
   const { threshold } = levels;
@@ -106,14 +105,15 @@ function inkLevels(data: ArrayLike<number>, step = 1): { threshold: number; pape
 
 /**
  * The page without its dot leaders (dot-leaders.ts), which tesseract reads as words glued to the
- * label before them; `lineHeight` is its text lines' height in pixels. The image itself when it
- * has none.
+ * label before them; `lineHeight` is its text lines' height in pixels. The pixels given are left
+ * as they are (other readers of the page share them): the dots are erased on a copy, made only
+ * when there are some.
  */
-export async function withoutDotLeaders(png: Buffer, lineHeight: number): Promise<Buffer> {
-  const pixels = await decodeGrey(png);
+export function withoutDotLeaders(pixels: GreyPixels, lineHeight: number): GreyPixels {
   const ink = inkLevels(pixels.data, 3);
-  if (!ink || eraseDotLeaders(pixels, lineHeight, ink) === 0) return png;
-  return greyPng(pixels);
+  if (!ink) return pixels;
+  const copy = { ...pixels, data: new Uint8Array(pixels.data) };
+  return eraseDotLeaders(copy, lineHeight, ink) === 0 ? pixels : copy;
 }
 
 /** Marks less than this much darker than the paper are no print (a blank or flat image). */
@@ -123,19 +123,6 @@ const MIN_TEXT_ROWS = 4;
 /** Fewer text runs than this do not tell a typical height. */
 const MIN_TEXT_RUNS = 5;
 
-/** Resized to `scale` (grey), for OCR: Lanczos keeps the strokes of enlarged small print sharp. */
-export async function scaleImage(png: Buffer, scale: number): Promise<Buffer> {
-  return readImage(async () => {
-    const { width = 0 } = await sharp(png).metadata();
-    return sharp(png).greyscale().resize({ width: Math.max(1, Math.round(width * scale)), kernel: 'lanczos3' }).png().toBuffer();
-  });
-}
-
-/** Pixel size of an encoded image. */
-export async function pixelSize(png: Buffer): Promise<{ width: number; height: number }> {
-  const { width = 0, height = 0 } = await readImage(() => sharp(png).metadata());
-  return { width, height };
-}
 
 /**
  * Pieces of pages (grey or RGBA pixels, each scaled by its `scale`) stacked one under the other on

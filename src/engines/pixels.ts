@@ -17,8 +17,11 @@ export function greyPng(pixels: Pixels): Promise<Buffer> {
   return sharpOf(pixels).toColourspace('b-w').png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer();
 }
 
+/** Shades of grey, one byte per pixel. */
+export type GreyPixels = Pixels & { channels: 1 };
+
 /** An encoded image's first page as grey pixels. */
-export async function decodeGrey(image: Buffer): Promise<Pixels & { channels: 1 }> {
+export async function decodeGrey(image: Buffer): Promise<GreyPixels> {
   try {
     const { data, info } = await sharp(image, { failOn: 'error' }).flatten({ background: '#ffffff' }).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
     return { data, width: info.width, height: info.height, channels: 1 };
@@ -27,10 +30,17 @@ export async function decodeGrey(image: Buffer): Promise<Pixels & { channels: 1 
   }
 }
 
-/** Grey pixels scaled by `factor` (a page rendered once, read at a lower resolution too). */
-export async function resizeGrey(pixels: Pixels, factor: number): Promise<Pixels & { channels: 1 }> {
+/** The pixels in grey (RGBA as rendered by pdf.js is opaque); grey pixels are returned as they are. */
+export async function toGrey(pixels: Pixels): Promise<GreyPixels> {
+  if (pixels.channels === 1) return pixels as GreyPixels;
+  const { data, info } = await sharpOf(pixels).removeAlpha().toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, channels: 1 };
+}
+
+/** Grey pixels scaled by `factor`, for OCR: Lanczos keeps the strokes of enlarged small print sharp. */
+export async function resizeGrey(pixels: GreyPixels, factor: number): Promise<GreyPixels> {
   const width = Math.max(1, Math.round(pixels.width * factor));
-  const { data, info } = await sharpOf(pixels).toColourspace('b-w').resize({ width, kernel: 'linear' }).raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharpOf(pixels).resize({ width, kernel: 'lanczos3' }).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height, channels: 1 };
 }
 

@@ -1,11 +1,8 @@
 import { countEvent } from '../observability/thread-counts.js';
 import { EngineFailedError, PdfUnreadableError } from './errors.js';
 import { findOnPath } from './find-on-path.js';
-import type { Pixels } from './pdf.js';
+import type { GreyPixels } from './pixels.js';
 import { runProcess } from './process.js';
-
-/** A page rendered in shades of grey, one byte per pixel. */
-export type GreyPixels = Pixels & { channels: 1 };
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 

@@ -1,10 +1,10 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { imagePageToPng, pixelSize, scaleImage, textLineHeight, withoutDotLeaders } from '../engines/image.js';
+import { imagePageToPng, textLineHeight, withoutDotLeaders } from '../engines/image.js';
 import { ocrImage, ocrProcessLimit, type OcrOptions } from '../engines/ocr.js';
 import { paddleOcrAvailable, paddleOcrImage } from '../engines/paddle-ocr.js';
 import { openPdf, pdfInfo, pdfPageDrawing, pdfPageText, renderPdfPage, renderPdfPagePixels, type PageDrawing, type Pixels } from '../engines/pdf.js';
 import { EngineFailedError, PdfUnreadableError } from '../engines/errors.js';
-import { cropPixels, decodeGrey, greyPng } from '../engines/pixels.js';
+import { cropPixels, decodeGrey, greyPng, resizeGrey, toGrey, type GreyPixels } from '../engines/pixels.js';
 import { hasPdftoppm, renderPdfPageGrey } from '../engines/poppler.js';
 import { centerOf, containsPoint, growBox, overlap, scaleBox, unionBox, type Box } from './geometry.js';
 import { ModelRejectedInputError, type ModelInput } from './model.js';
@@ -174,7 +174,7 @@ async function readPdfPage(pdf: PDFDocumentProxy, filePath: string, pageNumber: 
   }
   // The grey pixels the OCR reads stay for the page's other readers (its barcode search).
   const ocrInput = await pixels(OCR_DPI);
-  const ocr = await ocrPage(await greyPng(ocrInput.pixels), ocrInput.unitsPerPixel, { languages: options.languages, dpi: OCR_DPI, layout: options.layout }, '', options.recogniser);
+  const ocr = await ocrPage({ pixels: ocrInput.pixels }, ocrInput.unitsPerPixel, { languages: options.languages, dpi: OCR_DPI, layout: options.layout }, '', options.recogniser);
   return { pageNumber, ...size, textSource: 'ocr', words: ocr.words, image, imageWords: async () => [], allWords: async () => ocr.words, drawing, pixels };
 }
 
@@ -227,8 +227,8 @@ async function readImageWords(
   const regions = imageRegions((await drawing()).images, size);
   const found: PageWord[] = [];
   for (const [index, region] of regions.entries()) {
-    const png = await renderPdfPage(pdf, pageNumber, OCR_DPI, region);
-    const read = await ocrPage(png, POINTS_PER_INCH / OCR_DPI, { languages: options.languages, dpi: OCR_DPI }, `image${index}.`, options.recogniser);
+    const pixels = await renderPdfPagePixels(pdf, pageNumber, OCR_DPI, region);
+    const read = await ocrPage({ pixels }, POINTS_PER_INCH / OCR_DPI, { languages: options.languages, dpi: OCR_DPI }, `image${index}.`, options.recogniser);
     for (const word of read.words) found.push({ ...word, box: { ...word.box, left: word.box.left + region.left, top: word.box.top + region.top } });
   }
   const repeats = textLayerCover(layerWords);
@@ -301,11 +301,12 @@ function textLayerCover(layer: readonly PageWord[]): (word: PageWord) => boolean
 
 async function readImagePage(path: string, pageNumber: number, options: ReadOptions): Promise<SourcePage> {
   const png = await imagePageToPng(path, pageNumber - 1);
-  const { width, height, words } = await ocrPage(png, 1, { languages: options.languages, layout: options.layout }, '', options.recogniser);
+  let decoded: Promise<GreyPixels> | undefined;
+  const grey = () => (decoded ??= decodeGrey(png));
+  const { width, height, words } = await ocrPage({ png, pixels: grey }, 1, { languages: options.languages, layout: options.layout }, '', options.recogniser);
   const image = async () => ({ png, unitsPerPixel: 1 });
-  let decoded: Promise<Pixels> | undefined;
   const pixels = async (_dpi?: number, region?: Box): Promise<PagePixels> => {
-    const whole = await (decoded ??= decodeGrey(png));
+    const whole = await grey();
     return { pixels: region ? cropPixels(whole, region) : whole, unitsPerPixel: 1 };
   };
   return { pageNumber, width, height, textSource: 'ocr', words, image, imageWords: async () => [], allWords: async () => words, drawing: async () => undefined, pixels };
@@ -325,29 +326,35 @@ const MAX_OCR_SIDE = 9000;
 const DOWNSCALE_ABOVE = 1.3;
 
 /** How much to scale a page image whose text lines are `height` pixels tall so that they come out about OCR_LINE_HEIGHT tall. */
-async function ocrScale(png: Buffer, height: number): Promise<number> {
+function ocrScale(page: { width: number; height: number }, height: number): number {
   if (height === 0) return 1;
-  if (height < UPSCALE_BELOW * OCR_LINE_HEIGHT) {
-    const { width, height: tall } = await pixelSize(png);
-    return Math.max(1, Math.min(MAX_UPSCALE, OCR_LINE_HEIGHT / height, MAX_OCR_SIDE / Math.max(width, tall)));
-  }
+  if (height < UPSCALE_BELOW * OCR_LINE_HEIGHT) return Math.max(1, Math.min(MAX_UPSCALE, OCR_LINE_HEIGHT / height, MAX_OCR_SIDE / Math.max(page.width, page.height)));
   if (height > DOWNSCALE_ABOVE * OCR_LINE_HEIGHT) return OCR_LINE_HEIGHT / height;
   return 1;
 }
 
 /**
+ * A page image for OCR as its reader has it: encoded (an image file) or as pixels (a rendered
+ * page or region); either form is made from the other only when the recogniser needs it.
+ */
+type OcrSource = { pixels: Pixels | (() => Promise<Pixels>); png?: Buffer };
+
+/**
  * OCR of a page image, its word boxes converted from pixels to page units. Small print is enlarged
  * (and large print reduced) first, and dot leaders are erased (tesseract reads them as words
- * glued to the label before them). `linePrefix` keeps the lines of different images apart
- * (tesseract numbers each image's lines from 1).
+ * glued to the label before them); the pixels are encoded once, for tesseract. `linePrefix` keeps
+ * the lines of different images apart (tesseract numbers each image's lines from 1).
  */
-async function ocrPage(png: Buffer, unitsPerPixel: number, options: OcrOptions, linePrefix = '', recogniser: Recogniser = 'tesseract') {
-  if (recogniser === 'paddle' && paddleOcrAvailable()) return paddleOcrPage(png, unitsPerPixel, linePrefix);
-  const lineHeight = await textLineHeight(png);
-  const scale = await ocrScale(png, lineHeight);
-  const scaled = scale === 1 ? png : await scaleImage(png, scale);
-  const prepared = await withoutDotLeaders(scaled, lineHeight * scale);
-  const result = await ocrImage(prepared, { ...options, ...(options.dpi ? { dpi: options.dpi * scale } : {}) });
+async function ocrPage(source: OcrSource, unitsPerPixel: number, options: OcrOptions, linePrefix = '', recogniser: Recogniser = 'tesseract') {
+  const pixels = async () => (typeof source.pixels === 'function' ? source.pixels() : source.pixels);
+  // PP-OCR reads colour: an image file is given to it as it is.
+  if (recogniser === 'paddle' && paddleOcrAvailable()) return paddleOcrPage(source.png ?? (await greyPng(await pixels())), unitsPerPixel, linePrefix);
+  const grey = await toGrey(await pixels());
+  const lineHeight = await textLineHeight(grey);
+  const scale = ocrScale(grey, lineHeight);
+  const scaled = scale === 1 ? grey : await resizeGrey(grey, scale);
+  const prepared = withoutDotLeaders(scaled, lineHeight * scale);
+  const result = await ocrImage(await greyPng(prepared), { ...options, ...(options.dpi ? { dpi: options.dpi * scale } : {}) });
   const words: PageWord[] = result.words.map((word) => ({
     text: word.text,
     box: scaleBox(word.box, unitsPerPixel / scale),

@@ -2,7 +2,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ImageUnreadableError } from '../../src/engines/errors.js';
-import { imageInfo, imagePageToPng } from '../../src/engines/image.js';
+import { imageInfo, imagePageToPng, textLineHeight, withoutDotLeaders } from '../../src/engines/image.js';
+import { decodeGrey } from '../../src/engines/pixels.js';
+import { renderPage } from '../models/document-fixtures.js';
 import { useScratchDir } from './fixtures.js';
 
 const solid = (width: number, height: number, background: string) =>
@@ -64,5 +66,23 @@ describe('image engine', () => {
   it('throws ImageUnreadableError for corrupt images', async () => {
     await expect(imageInfo(file('garbage.png'))).rejects.toThrow(ImageUnreadableError);
     await expect(imagePageToPng(file('truncated.png'))).rejects.toThrow(ImageUnreadableError);
+  });
+
+  it('erases dot leaders on a copy, leaving the pixels other readers share as they were', async () => {
+    const leader = (label: string, amount: string) => `${label}${'.'.repeat(40 - label.length - amount.length)}${amount}`;
+    const lines = [leader('Subtotal', '1,250.00'), leader('VAT 23%', '287.50'), leader('Total', '1,537.50'), 'Northwind Supplies Ltd', 'Thank you for your order'];
+    const page = await decodeGrey(await renderPage(lines.map((text, i) => ({ text, x: 100, y: 100 + 80 * i, font: 'mono' })), { width: 1400, height: 560 }));
+    const before = Buffer.from(page.data);
+    const lineHeight = await textLineHeight(page);
+    expect(lineHeight).toBeGreaterThan(0);
+    const cleaned = withoutDotLeaders(page, lineHeight);
+    expect(cleaned).not.toBe(page);
+    expect(Buffer.from(page.data).equals(before)).toBe(true);
+    const dark = (data: Uint8Array | Uint8ClampedArray) => Array.from(data).filter((level) => level < 128).length;
+    expect(dark(cleaned.data)).toBeLessThan(dark(page.data));
+
+    // A page without leaders comes back as it is, not copied.
+    const plain = await decodeGrey(await renderPage(lines.slice(3).concat(['Invoice INV-2024-0117', 'Due 15/02/2024', 'Paid by transfer']).map((text, i) => ({ text, x: 100, y: 100 + 80 * i, font: 'mono' })), { width: 1400, height: 560 }));
+    expect(withoutDotLeaders(plain, await textLineHeight(plain))).toBe(plain);
   });
 });
