@@ -80,7 +80,7 @@ export function guessVendor(page: PageText, hits: readonly LabelHit[], customerL
   const pageTop = Math.min(...page.lines.map((l) => l.layoutBox.top));
   const span = Math.max(1, pageBottom - pageTop);
   const domains = [...page.text.matchAll(/(?:@|www\.)([a-z0-9-]+)\./gi)].map((m) => plain(m[1]!).replace(/[^a-z]/g, ''));
-  let best: VendorGuess | undefined;
+  const guesses: VendorGuess[] = [];
   for (const line of page.lines) {
     const inCustomerBlock = customerLines.some((heading) => isInBlockOf(heading, line));
     if (inCustomerBlock) continue;
@@ -110,10 +110,31 @@ export function guessVendor(page: PageText, hits: readonly LabelHit[], customerL
     // A legal line names the company before its address, tax number and IBAN: the vendor's.
     if (segment && footer && isDetailLine(line.text)) score += 0.1;
     if (!top && !footer && !legal) score -= 0.2;
-    if (!best || score > best.score) best = { line, run, score: Math.min(1, score) };
+    guesses.push({ line, run, score: Math.min(1, score) });
   }
+  const best = guesses.reduce<VendorGuess | undefined>((a, b) => (!a || b.score > a.score ? b : a), undefined);
   if (!best || best.score < MIN_VENDOR_SCORE) return undefined;
-  return { ...best, run: withWrappedStart(page, best) };
+  const named = fullerName(best, guesses) ?? best;
+  return { ...named, run: withWrappedStart(page, named) };
+}
+
+/**
+ * A logo or a running head prints the short form of the name ("CONSULTORIA" over "Consultoria
+ * Costa"): its repeats make it score, but the name is the fuller line that starts with the same
+ * words, when that line reads as a name too. It keeps the short form's score, which its repeats earned.
+ */
+function fullerName(best: VendorGuess, guesses: readonly VendorGuess[]): VendorGuess | undefined {
+  const words = (run: TextRun) => plain(run.text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const short = words(best.run);
+  if (short.join('').length < 4) return undefined;
+  const fuller = guesses
+    .filter((g) => g !== best && g.score >= MIN_VENDOR_SCORE && g.line !== best.line)
+    .filter((g) => {
+      const long = words(g.run);
+      return long.length > short.length && short.every((word, i) => long[i] === word);
+    })
+    .sort((a, b) => b.score - a.score)[0];
+  return fuller && { ...fuller, score: best.score };
 }
 
 /**

@@ -58,6 +58,22 @@ describe('vendor', () => {
     expect(vendorOf(entities)).toBe('Oakridge Media');
   });
 
+  it('is the full name heading the block, not the short form a logo prints above it', async () => {
+    const entities = await read([
+      { text: 'FATURA', x: 42, y: 56, size: 26 },
+      { text: 'CONSULTORIA', x: 474, y: 48, size: 14 },
+      { text: 'Consultoria Costa', x: 42, y: 126, size: 17 },
+      { text: 'Avenida da Liberdade 129', x: 42, y: 142 },
+      { text: '8732-082 Braga', x: 42, y: 152 },
+      { text: 'NIF: 572382006', x: 42, y: 162 },
+      { text: 'Tel. +22 062 1434 · info@consultoriacos.com', x: 42, y: 172 },
+      { text: 'Faturar a:', x: 420, y: 122 },
+      { text: 'Falcon Technologies', x: 420, y: 132 },
+      ...ITEMS,
+    ]);
+    expect(vendorOf(entities)).toBe('Consultoria Costa');
+  });
+
   it('stays not detected rather than being a title or a heading', async () => {
     const entities = await read([
       { text: 'INVOICE', x: 50, y: 40, size: 20 },
