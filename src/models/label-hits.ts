@@ -120,7 +120,7 @@ export function valuesOf(page: PageText, hit: LabelHit, previous: LabelHit | und
   const right = nextOnLine ? undefined : lineRightOf(page, line);
   if (right) values.push({ run: right, place: 'right' });
   const below = lineBelow(page, line);
-  const cell = below && cellBelow(below, labelColumn(page, hit, previousOnLine, nextOnLine));
+  const cell = below && cellUnder(page, below, labelColumn(page, hit, previousOnLine, nextOnLine));
   if (cell) values.push({ run: cell, place: 'below' });
   const lower = nextOnLine ? undefined : lineRightBelow(page, line);
   if (lower && lower !== below) values.push({ run: lower, place: 'nextRowRight' });
@@ -153,6 +153,21 @@ function labelColumn(page: PageText, hit: LabelHit, previous: LabelHit | undefin
   if (next) to = (labelEnd + (xOf(page, line, next.start) ?? labelEnd)) / 2;
   else if (row[at + 1]) to = row[at + 1]!.layoutBox.left;
   return { from, to };
+}
+
+/**
+ * The cell under a label in the row of `below`: in `below` itself, else in another line of that
+ * row (a header "Rechnungs-Nr.  Ausstellungsdatum" read as one line over values set apart, where
+ * the line most under the header is the date's, not the number's).
+ */
+function cellUnder(page: PageText, below: TextLine, column: { from: number; to: number }): TextRun | undefined {
+  const own = cellBelow(below, column);
+  if (own) return own;
+  for (const other of page.rows[below.row] ?? []) {
+    const cell = other === below ? undefined : cellBelow(other, column);
+    if (cell) return cell;
+  }
+  return undefined;
 }
 
 /** The words of the line below whose centres lie in the column; the whole line when all do. */

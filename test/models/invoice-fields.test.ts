@@ -108,6 +108,24 @@ describe('invoice fields', () => {
       ]);
       expect(fields(entities)).toMatchObject({ SubTotal: '1000.00', TotalTax: '210.00', InvoiceTotal: '1210.00' });
     });
+    it('reads a header\'s cell in the row under it when the header\'s labels make one line and its values several', async () => {
+      // "Rechnungs-Nr. Ausstellungsdatum" is one line; under it the date, wider, lies most under
+      // that line, and the number is a line of its own.
+      const found = fields(
+        await read([
+          { text: 'Rechnungs-Nr.', x: 49, y: 128, size: 9 },
+          { text: 'Ausstellungsdatum', x: 118, y: 128, size: 9 },
+          { text: 'Fällig am', x: 243, y: 128, size: 9 },
+          { text: '2023/562', x: 49, y: 146, size: 9 },
+          { text: '27. September 2023', x: 128, y: 146, size: 9 },
+          { text: '11. Oktober 2023', x: 228, y: 146, size: 9 },
+          { text: 'Summe netto: € 686,50', x: 330, y: 300 },
+          { text: 'MwSt. 10%: € 68,65', x: 330, y: 316 },
+          { text: 'Zu zahlen: € 755,15', x: 330, y: 332 },
+        ]),
+      );
+      expect(found).toMatchObject({ InvoiceId: '2023/562', InvoiceDate: '2023-09-27', DueDate: '2023-10-11', InvoiceTotal: '755.15' });
+    });
   });
 
   describe('normalisation across the document', () => {
