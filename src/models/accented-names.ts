@@ -6,13 +6,49 @@
  * run, and their accents are taken only where the second reading spells the same letters.
  */
 import { stackCrops } from '../engines/image.js';
-import { ocrImage, tesseractLanguage } from '../engines/ocr.js';
+import { ocrImage, tesseractLanguage, type OcrWord } from '../engines/ocr.js';
 import { growBox } from './geometry.js';
 import { OCR_DPI, type SourcePage } from './page-reader.js';
 import type { TextRun } from './text-lines.js';
 
 /** The installed models that spell accents; English is left out, whose reading the page has already. */
-const ACCENTED_LANGUAGES = ['fr', 'de', 'es', 'pt'];
+const ACCENTED_LANGUAGES = ['fr', 'de', 'es', 'pt'] as const;
+type AccentedLanguage = (typeof ACCENTED_LANGUAGES)[number];
+
+/**
+ * What tells a page's language in its text, accents folded (an English OCR reads "Página" as
+ * "Pagina"): common words no other of these languages spells alike, and the accented letters only
+ * it uses (on a text layer, which keeps them).
+ */
+const LANGUAGE_SIGNS: Readonly<Record<AccentedLanguage | 'en', { words: ReadonlySet<string>; letters: RegExp }>> = {
+  pt: { words: new Set(['da', 'do', 'dos', 'em', 'ao', 'fatura', 'obrigado', 'pagamento', 'vencimento', 'emissao', 'quantidade', 'descricao', 'morada', 'contribuinte', 'nao', 'faturar', 'preco', 'dados']), letters: /[ãõ]/gu },
+  es: { words: new Set(['del', 'los', 'las', 'el', 'y', 'factura', 'fecha', 'importe', 'gracias', 'pago', 'cantidad', 'vencimiento', 'concepto', 'facturar', 'su', 'precio', 'datos', 'imponible']), letters: /[ñ¿¡]/gu },
+  fr: { words: new Set(['le', 'les', 'du', 'des', 'et', 'au', 'facture', 'merci', 'montant', 'paiement', 'echeance', 'quantite', 'prix', 'tva', 'ht', 'ttc']), letters: /[èëîïûùœÿ]/gu },
+  de: { words: new Set(['der', 'die', 'und', 'rechnung', 'datum', 'betrag', 'gesamt', 'zahlbar', 'bitte', 'vielen', 'dank', 'menge', 'summe', 'netto', 'mwst', 'seite', 'von', 'fur', 'bis', 'zu', 'zahlen']), letters: /[äöüß]/gu },
+  en: { words: new Set(['the', 'and', 'of', 'to', 'for', 'your', 'invoice', 'due', 'amount', 'thank', 'you', 'payment', 'description', 'quantity', 'price', 'bill', 'page']), letters: /(?!)/gu },
+};
+
+/** How many more signs than the next language make a page's language sure. */
+const LANGUAGE_MARGIN = 2;
+
+/**
+ * The accented languages to read a page's names in: the page's own language when its text says
+ * which (a model of the right language does not put a German "ö" where Portuguese has "õ"), else
+ * all of them (an English page, a name from another country: any may spell it).
+ */
+export function readingLanguages(pageText: string): AccentedLanguage[] {
+  const words = pageText.split(/\s+/).map(foldAccents).filter(Boolean);
+  const lower = pageText.toLowerCase();
+  const scores = (Object.keys(LANGUAGE_SIGNS) as Array<keyof typeof LANGUAGE_SIGNS>)
+    .map((language) => {
+      const { words: signs, letters } = LANGUAGE_SIGNS[language];
+      return { language, score: words.filter((w) => signs.has(w)).length + 3 * (lower.match(letters)?.length ?? 0) };
+    })
+    .sort((a, b) => b.score - a.score);
+  const [first, second] = scores;
+  if (!first || first.language === 'en' || first.score < 3 || first.score < LANGUAGE_MARGIN * (second?.score ?? 0)) return [...ACCENTED_LANGUAGES];
+  return [first.language];
+}
 /** Whether OCR in this language (BCP 47 or tesseract code) spells accents: those of ACCENTED_LANGUAGES do. */
 export function spellsAccentsIn(language: string): boolean {
   const model = (tag: string) => {
@@ -52,22 +88,52 @@ export async function accentedWords(page: SourcePage, runs: readonly TextRun[]):
     }),
   );
   const { png: stacked, bands } = await stackCrops(crops, CROP_GAP);
-  const read = await ocrImage(stacked, { languages: ACCENTED_LANGUAGES, layout: 'column' });
+  const read = await ocrImage(stacked, { languages: readingLanguages(page.words.map((w) => w.text).join(' ')), layout: 'column' });
   wanted.forEach((run, i) => {
     const band = bands[i]!;
-    const words = read.words
-      .filter((w) => w.box.top + w.box.height / 2 >= band.top && w.box.top + w.box.height / 2 < band.bottom)
-      .sort((a, b) => a.box.left - b.box.left)
-      .map((w) => w.text);
+    const inBand = read.words.filter((w) => w.box.top + w.box.height / 2 >= band.top && w.box.top + w.box.height / 2 < band.bottom);
     const original = run.text.split(/\s+/).filter(Boolean);
-    // The same words, letter for letter but for accents: nothing else is taken from the second reading.
-    if (words.length !== original.length || foldAccents(words.join('')) !== foldAccents(original.join(''))) return;
+    const words = sameWords(inBand, original);
+    if (!words) return;
     original.forEach((word, w) => {
-      const respelled = words[w]!;
+      const respelled = knownSpelling(words[w]!);
       if (respelled !== word && foldAccents(respelled) === foldAccents(word) && !/^[\p{ASCII}]*$/u.test(respelled)) accented.set(word, matchCase(respelled, word));
     });
   });
   return accented;
+}
+
+/**
+ * The second reading of a run's words: in one of the lines the crop shows (it may catch a bit of
+ * the line under the name), the words that are the same, letter for letter but for accents.
+ * Nothing else is taken from the second reading.
+ */
+function sameWords(read: readonly OcrWord[], original: readonly string[]): string[] | undefined {
+  const lines = new Map<string, OcrWord[]>();
+  for (const word of read) {
+    const key = `${word.block}.${word.paragraph}.${word.line}`;
+    lines.set(key, [...(lines.get(key) ?? []), word]);
+  }
+  const folded = original.map(foldAccents);
+  for (const line of lines.values()) {
+    const texts = line.sort((a, b) => a.box.left - b.box.left).map((w) => w.text);
+    for (let start = 0; start + original.length <= texts.length; start++) {
+      const window = texts.slice(start, start + original.length);
+      if (window.every((text, i) => foldAccents(text) === folded[i])) return window;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Words of names whose accented spelling is fixed (the Swiss legal form "Sàrl"): when the second
+ * reading sees an accent on one, it is that accent, whichever mark the OCR drew.
+ */
+const FIXED_SPELLINGS: ReadonlyMap<string, string> = new Map([['sarl', 'sàrl']]);
+
+function knownSpelling(word: string): string {
+  const fixed = FIXED_SPELLINGS.get(foldAccents(word));
+  return fixed && !/^[\p{ASCII}]*$/u.test(word) ? matchCase(fixed, word) : word;
 }
 
 /** The words of `text` that `accented` knows, respelled. */

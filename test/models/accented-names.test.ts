@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { readingLanguages } from '../../src/models/accented-names.js';
+import { invoicesUniversalModel } from '../../src/models/invoice.js';
+import { useScratchDir } from '../engines/fixtures.js';
+import { entitiesOf, fields, modelInput, renderPage, scannedLook, textPdf, writeFixture, type Placed } from './document-fixtures.js';
+
+describe('readingLanguages', () => {
+  it('is the page\'s language when its words say which, all accented languages otherwise', () => {
+    expect(readingLanguages('Fatura n.º 222177 Data limite de pagamento Descrição Quantidade Preço unitário Obrigado')).toEqual(['pt']);
+    // An English OCR drops the accents: the words still tell.
+    expect(readingLanguages('Factura Fecha factura Fecha de vencimiento Facturar a Concepto Gracias por su confianza Pagina 1 de 1')).toEqual(['es']);
+    expect(readingLanguages('Invoice number Due date Description Quantity Thank you for your business')).toEqual(['fr', 'de', 'es', 'pt']);
+    expect(readingLanguages('Total 12.00')).toEqual(['fr', 'de', 'es', 'pt']);
+  });
+});
+
+describe('accents of names read by OCR', () => {
+  const scratch = useScratchDir();
+
+  it('reads the vendor of a Portuguese letterhead with Portuguese letters, not German ones', async () => {
+    // Read with all accented models at once, "Instalações" comes back "Instalacöes": German's "ö"
+    // where Portuguese writes "õ". The page's own words tell that it is Portuguese.
+    const letterhead = await renderPage(
+      [
+        { text: 'Instalações Santos Lda', x: 0, y: 55, size: 64, font: 'mono' },
+        { text: 'Avenida da Liberdade 121', x: 0, y: 110, size: 36, font: 'mono' },
+        { text: '1666-397 Braga', x: 0, y: 150, size: 36, font: 'mono' },
+        { text: 'NIF: 523192975', x: 0, y: 190, size: 36, font: 'mono' },
+      ],
+      { width: 3504, height: 240 },
+    );
+    const body: Placed[] = [
+      { text: 'Cliente', x: 400, y: 150 },
+      { text: 'Cobalt Engineering', x: 400, y: 164 },
+      { text: 'Fatura n.º 222177 de 2023-06-27', x: 40, y: 200 },
+      { text: 'Data limite de pagamento 2023-08-26', x: 40, y: 216 },
+      { text: 'Designação', x: 40, y: 250 },
+      { text: 'Quantidade', x: 250, y: 250 },
+      { text: 'Preço unitário', x: 350, y: 250 },
+      { text: 'Valor', x: 480, y: 250 },
+      { text: 'Manutenção do website', x: 40, y: 266 },
+      { text: '1', x: 250, y: 266 },
+      { text: '100,00', x: 350, y: 266 },
+      { text: '100,00', x: 480, y: 266 },
+      { text: 'Total s/ IVA 100,00', x: 350, y: 300 },
+      { text: 'Total IVA 23,00', x: 350, y: 314 },
+      { text: 'Total Documento 123,00', x: 350, y: 328 },
+      { text: 'Pagamento por transferência. Obrigado pela preferência.', x: 40, y: 360 },
+    ];
+    const pdf = await writeFixture(scratch.file('pt-letterhead.pdf'), await textPdf([body], [{ page: 1, png: letterhead, x: 28, y: 25, size: 584, height: 40 }]));
+    const found = fields(entitiesOf(await invoicesUniversalModel(await modelInput(pdf, 'pdf', [1]))));
+    expect(found).toMatchObject({ VendorName: 'Instalações Santos Lda', InvoiceId: '222177' });
+  });
+
+  it('finds the name\'s words on their own line when the crop of the name catches the line under it', async () => {
+    // The name's crop, grown to keep its accents whole, takes in the top of the address set tight
+    // under it; the second reading then holds words of both lines.
+    const page = await renderPage(
+      [
+        { text: 'Factura', x: 200, y: 250, size: 90, font: 'sans' },
+        { text: 'Transportes Martínez SL', x: 1400, y: 240, size: 62, font: 'sans' },
+        { text: 'Calle Alcalá 42', x: 1900, y: 290, size: 40, font: 'sans' },
+        { text: '02962 Madrid', x: 1930, y: 335, size: 40, font: 'sans' },
+        { text: 'Factura nº 20251085', x: 200, y: 500, font: 'sans' },
+        { text: 'Fecha factura 09/05/2025', x: 200, y: 580, font: 'sans' },
+        { text: 'Facturar a', x: 200, y: 740, font: 'sans' },
+        { text: 'Lumen Media SL', x: 200, y: 800, font: 'sans' },
+        { text: 'Base imponible 2.201,55', x: 1300, y: 1000, font: 'sans' },
+        { text: 'IVA 10% 220,16', x: 1300, y: 1070, font: 'sans' },
+        { text: 'Total a pagar (EUR) 2.421,71', x: 1300, y: 1140, font: 'sans' },
+        { text: 'Gracias por su confianza.', x: 200, y: 1250, font: 'sans' },
+      ],
+      { width: 2480, height: 1350 },
+    );
+    const image = await writeFixture(scratch.file('tight-name.png'), await scannedLook(page, { degrees: 0.3, noise: 40 }));
+    const found = fields(entitiesOf(await invoicesUniversalModel(await modelInput(image, 'image', [1]))));
+    expect(found).toMatchObject({ VendorName: 'Transportes Martínez SL', InvoiceTotal: '2421.71' });
+  });
+});
