@@ -6,6 +6,7 @@
 import type { FieldCandidate } from './invoice-fields.js';
 import type { LabelHit } from './label-hits.js';
 import { findAmounts, findDates, plain } from './normalize.js';
+import { unionBox } from './geometry.js';
 import { joinRuns, median, type PageText, type TextLine } from './text-lines.js';
 import { correctLegalForm, LEGAL_FORM } from './vendor.js';
 
@@ -41,7 +42,7 @@ function nameLike(line: TextLine): boolean {
 
 /** A line's text for telling names: plain, without a trailing company number, legal form put right ("SDN 3HD"). */
 function textForName(line: TextLine): string {
-  return plain(correctLegalForm(stripRegistration(line.text)));
+  return plain(repairLegalForm(stripRegistration(line.text)));
 }
 
 /** What follows a shop's name: its company or tax number, or its address. */
@@ -66,8 +67,10 @@ function addressLike(line: TextLine): boolean {
  * a name may run on to a second line ("AIK HUAT HARDWARE ENTERPRISE / (SETIA ALAM) SDN BHD").
  */
 export function receiptHeader(page: PageText, hits: readonly LabelHit[]): FieldCandidate[] {
-  const labelled = new Set(hits.filter((h) => h.start === 0 && h.definition.strength >= 0.7).map((h) => h.line));
-  const lines = page.lines.slice(0, HEADER_LINES);
+  const labelledParts = new Set(hits.filter((h) => h.start === 0 && h.definition.strength >= 0.7).map((h) => h.line));
+  const printed = printedLines(page).slice(0, HEADER_LINES);
+  const lines = printed.map((p) => p.line);
+  const labelled = new Set(printed.filter((p) => p.parts.some((part) => labelledParts.has(part))).map((p) => p.line));
   const typical = median(page.lines.map((l) => l.layoutBox.height));
   let best: { index: number; score: number } | undefined;
   for (const [index, line] of lines.entries()) {
@@ -93,16 +96,46 @@ export function receiptHeader(page: PageText, hits: readonly LabelHit[]): FieldC
   if (!best || best.score < 0.25) return [];
   const nameLines = wholeName(lines, best.index);
   const name = joinRuns(nameLines);
-  const nameText = correctLegalForm(fixOcrConfusions(stripRegistration(name.text.replace(/\s+/g, ' '))));
+  const nameText = repairLegalForm(fixOcrConfusions(stripRegistration(name.text.replace(/\s+/g, ' '))));
   const found: FieldCandidate[] = [
     { category: 'VendorName', value: name, contentNormalized: nameText, score: Math.min(0.95, 0.45 + best.score), label: 0, labelLine: nameLines[0] },
   ];
-  const address = addressAfter(lines, best.index + nameLines.length, labelled);
+  const address = addressAfter(lines, lines.indexOf(nameLines.at(-1)!) + 1, labelled);
   if (address.length > 0) {
     const run = joinRuns(address);
     found.push({ category: 'VendorAddress', value: run, contentNormalized: fixOcrConfusions(run.text.replace(/\s+/g, ' ').trim()), score: 0.7, label: 0, labelLine: address[0] });
   }
   return found;
+}
+
+/** Pieces of one row closer than this many line heights are one line of print, not two columns. */
+const PRINTED_LINE_GAP = 3;
+
+/**
+ * The page's lines as the header prints them: a centred header line that OCR cut into pieces
+ * where its letters stand wide apart ("ALAM) SDN" + "BHD", "AIK" + "HUAT" + "HARDWARE") is one
+ * line again. Pieces of a row join when they are of the same print and close; a speck beside a
+ * line ("5" in a smaller print) or a column far away stays apart.
+ */
+function printedLines(page: PageText): Array<{ line: TextLine; parts: TextLine[] }> {
+  return page.rows.flatMap((row) => {
+    const joined: TextLine[][] = [];
+    for (const line of row) {
+      const group = joined.at(-1);
+      const previous = group?.at(-1);
+      if (group && previous && samePrintedLine(previous, line)) group.push(line);
+      else joined.push([line]);
+    }
+    return joined.map((parts) => ({ line: parts.length === 1 ? parts[0]! : { ...joinRuns(parts), row: parts[0]!.row, layoutBox: unionBox(parts.map((p) => p.layoutBox)) }, parts }));
+  });
+}
+
+function samePrintedLine(left: TextLine, right: TextLine): boolean {
+  const [a, b] = [left.layoutBox, right.layoutBox];
+  const height = Math.max(a.height, b.height);
+  const gap = b.left - (a.left + a.width);
+  const pieceOfText = (line: TextLine) => (line.text.match(/\p{L}/gu)?.length ?? 0) >= 2;
+  return height / Math.min(a.height, b.height) < 1.25 && gap < PRINTED_LINE_GAP * height && pieceOfText(left) && pieceOfText(right);
 }
 
 /** A legal form that ends a company's name ("SDN BHD", "S/B"), not a trade word inside it ("TRADING"). */
@@ -117,10 +150,10 @@ function wholeName(lines: readonly TextLine[], index: number): TextLine[] {
   const name = [lines[index]!];
   const similar = (a: TextLine, b: TextLine) => Math.max(a.layoutBox.height, b.layoutBox.height) / Math.min(a.layoutBox.height, b.layoutBox.height) < 1.4;
   const part = (line: TextLine | undefined, neighbour: TextLine) => line !== undefined && nameLike(line) && !addressLike(line) && similar(line, neighbour);
-  // A line that reads as a continuation ("ENTERPRISE (SETIA", "(M) SDN BHD") has its start above.
+  // A line that reads as a continuation ("ENTERPRISE (SETIA", "(M) SDN BHD", "ALAM) SDN BHD") has its start above.
   for (let i = index - 1; i >= 0 && name.length < MAX_NAME_LINES; i--) {
     const first = plain(name[0]!.text).trim();
-    const continuation = /^[(&]/.test(first) || first.split(/\s+/).length <= 2 || LEGAL_FORM.test(first.split(/\s+/)[0] ?? '');
+    const continuation = /^[(&]/.test(first) || first.split(/\s+/).length <= 2 || LEGAL_FORM.test(first.split(/\s+/)[0] ?? '') || unbalanced(first, ')');
     if (!continuation || !part(lines[i], name[0]!) || isTitleLine(lines[i]!)) break;
     name.unshift(lines[i]!);
   }
@@ -130,7 +163,7 @@ function wholeName(lines: readonly TextLine[], index: number): TextLine[] {
     // A second line right above the company number or the address ("RESTAURANT JIAWEI" / "JIAWEI HOUSE" / "(002693074-K)") ends the name.
     // Not a line above the postcode line: that is the street ("RELAIS TOTAL OULMES" / "AUTOROUTE RABAT MEKNES" / "15000 KHEMISSET").
     const aboveAddress = name.length === 1 && !NAME_END.test(last) && lines[i + 1] !== undefined && headsAddress(lines[i + 1]!) && !postcodeFirst(lines[i + 1]!) && !addressLike(next);
-    const continues = /[&(-]$/.test(last) || /^[(&]/.test(next.text.trim()) || (!NAME_END.test(last) && LEGAL_FORM.test(textForName(next))) || aboveAddress;
+    const continues = /[&(-]$/.test(last) || unbalanced(last, '(') || /^[(&]/.test(next.text.trim()) || (!NAME_END.test(last) && LEGAL_FORM.test(textForName(next))) || aboveAddress;
     if (!continues || !part(next, name.at(-1)!)) break;
     name.push(next);
   }
@@ -138,6 +171,11 @@ function wholeName(lines: readonly TextLine[], index: number): TextLine[] {
 }
 
 const MAX_NAME_LINES = 3;
+
+/** More of `bracket` in the text than of its pair: a "(" the next line closes, a ")" the line above opened. */
+function unbalanced(text: string, bracket: '(' | ')'): boolean {
+  return text.split(bracket).length > text.split(bracket === '(' ? ')' : '(').length;
+}
 
 function isTitleLine(line: TextLine): boolean {
   return /^(?:tax\s+invoice|invoice|receipt|official\s+receipt|cash\s+(?:sale|bill)|simplified|welcome|thank)/.test(plain(line.text));
@@ -153,22 +191,72 @@ export function stripRegistration(name: string): string {
 }
 
 /**
- * The usual OCR confusions of digits and letters put right by their neighbours, in names and
- * addresses: a 0 inside a word is an O ("L0T", "C0MPANY"), an O or o inside a number a 0
- * ("4330O", "403oo"), a 1 between lower case letters an l ("Ja1an"), a B or an I between digits an
- * 8 or a 1 ("2B11"). Codes that mix letters and digits on purpose ("U13/BG", "SS21/39") keep them.
+ * The usual OCR confusions of digits, letters and signs put right by the word's own shape, in
+ * names and addresses. Codes that mix letters and digits on purpose ("U13/BG", "SS4C/5", "PJU6A",
+ * "31G") keep them: a digit is read as a letter only inside a run of letters, and a letter as a
+ * digit only inside a run of digits.
  */
 export function fixOcrConfusions(text: string): string {
-  return text
-    // A lone ideograph in Latin text is a speck read by a recogniser that knows Chinese.
-    .replace(/(?<=[A-Za-z.,)]\s?)\s\p{Script=Han}(?=\s[A-Za-z(])/gu, '')
-    .replace(/(?<=\p{L})0+(?=\p{L})|(?<=\p{L}{2})0(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])0(?=\p{L}{2})/gu, (zeros) => 'O'.repeat(zeros.length))
-    .replace(/(?<![\p{L}])\d+[Oo][\dOo]*(?![\p{L}])/gu, (number) => ((number.match(/\d/g)?.length ?? 0) >= 2 ? number.replace(/[Oo]/g, '0') : number))
-    .replace(/(?<=\p{Ll})1(?=\p{Ll})|(?<=\p{Ll}{2})1(?![\p{L}\p{N}])/gu, 'l')
-    .replace(/(?<=\d)B(?=\d)/g, '8')
-    // "C0." is the legal form "CO.".
-    .replace(/\bC0(?=\.)/g, 'CO')
-    .replace(/(?<=\d)[Il](?=\d)/g, '1');
+  return bracketReadAsC(
+    text
+      // A lone ideograph in Latin text is a speck read by a recogniser that knows Chinese.
+      .replace(/(?<=[A-Za-z.,)]\s?)\s\p{Script=Han}(?=\s[A-Za-z(])/gu, '')
+      // A 0 inside a word is an O ("L0T", "C0MPANY"); an O or o inside a number a 0 ("4330O", "403oo").
+      .replace(/(?<=\p{L})0+(?=\p{L})|(?<=\p{L}{2})0(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])0(?=\p{L}{2})/gu, (zeros) => 'O'.repeat(zeros.length))
+      .replace(/(?<![\p{L}])\d+[Oo][\dOo]*(?![\p{L}])/gu, (number) => ((number.match(/\d/g)?.length ?? 0) >= 2 ? number.replace(/[Oo]/g, '0') : number))
+      // A 1 between lower case letters is an l ("Ja1an", "Leve1").
+      .replace(/(?<=\p{Ll})1(?=\p{Ll})|(?<=\p{Ll}{2})1(?![\p{L}\p{N}])/gu, 'l')
+      // A capital I after a word's capital and before lower case is an l ("BIk", "JIn"); so is one
+      // between lower case letters ("BuIoh", "HoteI"), a Scottish "McIntosh" aside.
+      .replace(/(?<=(?<![\p{L}\p{N}])\p{Lu})I(?=\p{Ll})|(?<=(?<!\bMa?)\p{Ll})I(?=\p{Ll})|(?<=\p{Ll}{2})I(?![\p{L}\p{N}])/gu, 'l')
+      // A 5 or an 8 inside a word of capitals is an S or a B ("ANG5A", "CHEE5E"): the word's only
+      // digit, with three letters on one side at least (a code such as "U5" or "SS4C" has fewer, or another digit).
+      .replace(/(?<![\p{L}\p{N}])\p{Lu}+[58]\p{Lu}+(?![\p{L}\p{N}])/gu, (word) => {
+        const [before = '', after = ''] = word.split(/[58]/);
+        return Math.max(before.length, after.length) >= 3 ? word.replace('5', 'S').replace('8', 'B') : word;
+      })
+      // A B or an I between digits is an 8 or a 1 ("2B11").
+      .replace(/(?<=\d)B(?=\d)/g, '8')
+      .replace(/(?<=\d)[Il](?=\d)/g, '1')
+      // A postcode whose 1 OCR read as a letter and cut there ("40t 50 Shah Alam"): five digits again, the town after them.
+      .replace(/(?<![\p{L}\p{N}])(\d{1,4})[tIl|i]\s?(\d{1,4})(?=,?\s+\p{L}{2})/gu, (whole, head: string, tail: string) => (head.length + tail.length === 4 ? `${head}1${tail}` : whole))
+      // "&" read as 8 between two unit numbers of the same shape ("31G833G": units 31G and 33G).
+      .replace(/(?<![\p{L}\p{N}])(\d{2,4})(\p{Lu})8(\d{2,4})\2(?![\p{L}\p{N}])/gu, (whole, first: string, letter: string, second: string) => (first.length === second.length ? `${first}${letter}&${second}${letter}` : whole))
+      // "C0." is the legal form "CO.".
+      .replace(/\bC0(?=\.)/g, 'CO')
+  );
+}
+
+/**
+ * An opening bracket read as a C ("ENTERPRISE CSETIA ALAM) SDN BHD", "AEON CO. CM) BHD"): a ")"
+ * that closes nothing, and the nearest word before it in capitals starting with a C.
+ */
+function bracketReadAsC(text: string): string {
+  let fixed = text;
+  for (const close of text.matchAll(/\)/g)) {
+    const before = fixed.slice(0, close.index);
+    const open = before.lastIndexOf('(');
+    if (open > before.lastIndexOf(')')) continue;
+    const stretch = before.slice(Math.max(open, before.lastIndexOf(')'), close.index - 30) + 1);
+    const word = [...stretch.matchAll(/(?<![\p{L}\p{N}])C(?=\p{Lu}+(?![\p{Ll}\p{N}]))/gu)].at(-1);
+    if (word) {
+      const at = close.index - stretch.length + word.index;
+      fixed = `${fixed.slice(0, at)}(${fixed.slice(at + 1)}`;
+    }
+  }
+  return fixed;
+}
+
+/**
+ * A name's legal form as OCR spoils it, beyond what correctLegalForm knows: the middle H of "BHD"
+ * keeps it when the rest is misread ("SDN HHU"), and the slash of "S/B" tells it at the name's
+ * end ("5/D", "S/8").
+ */
+export function repairLegalForm(name: string): string {
+  return correctLegalForm(name)
+    .replace(/\b(S[DO0B8][NM]\.?\s*)[A-Z0-9]H[A-Z0-9]\b/g, '$1BHD')
+    .replace(/\b(S[do0][nm]\.?\s*)[A-Za-z0-9]h[a-z0-9]\b/g, '$1Bhd')
+    .replace(/(?<![\p{L}\p{N}])[S5$][/|][B8DE3]\.?$/u, 'S/B');
 }
 
 /** Name-like lines that may stand between a shop's name and its address (second name, branch, former name). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { receiptsModel } from '../../src/models/invoice.js';
-import { fixOcrConfusions, stripRegistration } from '../../src/models/receipt-fields.js';
+import { fixOcrConfusions, repairLegalForm, stripRegistration } from '../../src/models/receipt-fields.js';
 import { useScratchDir } from '../engines/fixtures.js';
 import { entitiesOf, fields, modelInput, renderPage, scannedLook, textPdf, writeFixture, type Placed } from './document-fixtures.js';
 
@@ -72,10 +72,22 @@ describe('receipts', () => {
     expect(entities.find((e) => e.category === 'VendorAddress')).toMatchObject({ notDetected: true });
   });
 
-  /** A receipt as a text PDF (no OCR): the header lines given, then a date and an amount. */
-  async function headerReceipt(name: string, header: readonly string[], body: ReadonlyArray<readonly [string, string]> = [['TOTAL', '9.60']]) {
+  /**
+   * A receipt as a text PDF (no OCR): the header lines given, then a date and an amount. A header
+   * line given as pieces is set with its letters wide apart, the pieces two line heights apart, as
+   * OCR cuts such a line.
+   */
+  async function headerReceipt(name: string, header: ReadonlyArray<string | readonly string[]>, body: ReadonlyArray<readonly [string, string]> = [['TOTAL', '9.60']]) {
+    const widePieces = (pieces: readonly string[], y: number): Placed[] => {
+      let x = 40;
+      return pieces.map((text) => {
+        const placed: Placed = { text, x, y, font: 'mono' };
+        x += text.length * 11 * 0.6 + 2 * 11;
+        return placed;
+      });
+    };
     const page: Placed[] = [
-      ...header.map((text, i) => ({ text, x: 40, y: 40 + 16 * i })),
+      ...header.flatMap((line, i) => (typeof line === 'string' ? [{ text: line, x: 40, y: 40 + 16 * i }] : widePieces(line, 40 + 16 * i))),
       { text: 'Date: 12/03/2018', x: 40, y: 60 + 16 * header.length },
       ...body.flatMap(([label, amount], i) => [
         { text: label, x: 40, y: 90 + 16 * (header.length + i) },
@@ -130,6 +142,22 @@ describe('receipts', () => {
     expect(await headerReceipt('street-without-number', ['RELAIS TOTAL LILLE NORD', 'AUTOROUTE PARIS LILLE', '59000 LILLE', 'Tel. : 03.20.95.66.66'])).toMatchObject({
       VendorName: 'RELAIS TOTAL LILLE NORD',
       VendorAddress: 'AUTOROUTE PARIS LILLE 59000 LILLE',
+    });
+  });
+
+  it('reads a header line that OCR cut where its letters stand wide apart as one line, and a name over three lines with its bracket across two', async () => {
+    expect(
+      await headerReceipt('wide-pieces', ['AIK HUAT HARDWARE', 'ENTERPRISE (SETIA', ['ALAM) SDN', 'BHD'], '822737-X', 'NO. 17-G, JALAN SETIA INDAH', '(X) U13/X, SETIA ALAM,', 'SEKSYEN U13 40170 SHAH ALAM,', 'TEL: 012-6651783']),
+    ).toMatchObject({
+      VendorName: 'AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD',
+      VendorAddress: 'NO. 17-G, JALAN SETIA INDAH (X) U13/X, SETIA ALAM, SEKSYEN U13 40170 SHAH ALAM,',
+    });
+  });
+
+  it('starts the address right after the last line of a name that ends in its legal form alone', async () => {
+    expect(await headerReceipt('legal-form-line', ['KEDAI MAJU JAYA', 'SDN BHD', 'NO. 1, JALAN BESAR,', '43000 KAJANG, SELANGOR', 'TEL: 03-8736 1234'])).toMatchObject({
+      VendorName: 'KEDAI MAJU JAYA SDN BHD',
+      VendorAddress: 'NO. 1, JALAN BESAR, 43000 KAJANG, SELANGOR',
     });
   });
 
@@ -200,6 +228,41 @@ describe('OCR clean-up of receipt names and addresses', () => {
     expect(fixOcrConfusions('AEON C0. (M) BHD')).toBe('AEON CO. (M) BHD');
     // Codes that mix letters and digits on purpose stay as they are.
     expect(fixOcrConfusions('JALAN SS21/39, U13/BG, PJU 1A/3, 7/118B, 10.50')).toBe('JALAN SS21/39, U13/BG, PJU 1A/3, 7/118B, 10.50');
+    expect(fixOcrConfusions('NO 31G, JALAN SS4C/5, PJU6A, SEKSYEN U5, JALAN 5/D, 1A82A')).toBe('NO 31G, JALAN SS4C/5, PJU6A, SEKSYEN U5, JALAN 5/D, 1A82A');
+  });
+
+  it('reads a capital I inside a word of lower case as an l, Mc and Mac names aside', () => {
+    expect(fixOcrConfusions('No:G3,BIk G,JIn PJU 1A3, Sungai BuIoh, Grand HoteI')).toBe('No:G3,Blk G,Jln PJU 1A3, Sungai Buloh, Grand Hotel');
+    expect(fixOcrConfusions('McIntosh MacIntyre IKEA IJmuiden')).toBe('McIntosh MacIntyre IKEA IJmuiden');
+  });
+
+  it('reads a 5 or an 8 inside a word of capitals as an S or a B', () => {
+    expect(fixOcrConfusions('JALAN ANG5A, CHEE5E ROLL, 8ERKELEY')).toBe('JALAN ANGSA, CHEESE ROLL, 8ERKELEY');
+  });
+
+  it('puts a postcode back together whose 1 OCR read as a letter', () => {
+    expect(fixOcrConfusions('Sek.U3, 40t 50 Shah Alam, 4l150 Klang')).toBe('Sek.U3, 40150 Shah Alam, 41150 Klang');
+    // Not a postcode: too many digits, or no town after it.
+    expect(fixOcrConfusions('Lot 123t 456 Shah Alam, Tel 40t 50')).toBe('Lot 123t 456 Shah Alam, Tel 40t 50');
+  });
+
+  it('reads an 8 between two unit numbers of the same shape as "&"', () => {
+    expect(fixOcrConfusions('NO. 31G833G, JALAN SETIA INDAH')).toBe('NO. 31G&33G, JALAN SETIA INDAH');
+    expect(fixOcrConfusions('NO. 31G833H, 2A83A')).toBe('NO. 31G833H, 2A83A');
+  });
+
+  it('reads a C before an unopened bracket as the bracket', () => {
+    expect(fixOcrConfusions('ENTERPRISE CSETIA ALAM) SDN BHD')).toBe('ENTERPRISE (SETIA ALAM) SDN BHD');
+    expect(fixOcrConfusions('AEON CO. CM) BHD')).toBe('AEON CO. (M) BHD');
+    expect(fixOcrConfusions('KEDAI (CHINA) SDN BHD, CAFE COFFEE')).toBe('KEDAI (CHINA) SDN BHD, CAFE COFFEE');
+  });
+
+  it('puts right a legal form OCR spoiled: the H of BHD, the slash of S/B at the end of the name', () => {
+    expect(repairLegalForm('AIK HUAT ALAM SDN HHU')).toBe('AIK HUAT ALAM SDN BHD');
+    expect(repairLegalForm('Maju Sdn Hhd')).toBe('Maju Sdn Bhd');
+    expect(repairLegalForm('99 SPEED MART 5/D')).toBe('99 SPEED MART S/B');
+    expect(repairLegalForm('KEDAI S/8')).toBe('KEDAI S/B');
+    expect(repairLegalForm('KEDAI 5/D MAJU')).toBe('KEDAI 5/D MAJU');
   });
 
   it('strips a trailing company number, also as OCR spoils it', () => {
