@@ -64,11 +64,30 @@ export function findLabelHits(page: PageText, labels: readonly CompiledLabel[], 
       }
       SEPARATOR.lastIndex = best.end;
       SEPARATOR.exec(plain);
+      if (NAME_LABELS.has(best.definition.category) && !labelsAName(plain, at, best.end, SEPARATOR.lastIndex)) {
+        at = best.end;
+        continue;
+      }
       hits.push({ definition: best.definition, line, start: offsets[at]!, labelEnd: offsets[best.end]!, valueStart: offsets[SEPARATOR.lastIndex]! });
       at = best.end;
     }
   }
   return hits;
+}
+
+/** Labels of the parties' names, whose words are also words of company names. */
+const NAME_LABELS: ReadonlySet<string> = new Set(['VendorName', 'CustomerName']);
+
+/**
+ * A word that labels a party ("Client", "Supplier", "Buyer") is also a word of company names
+ * ("Bright Client Services Ltd", "Customer: Supplier Direct Ltd"): it labels a name only when a
+ * sign (a colon, a dash) follows it, when it ends its line (the name is below it or in a column to
+ * its right), or when a phrase of more than one word opens its line ("Bill to Example Ltd").
+ */
+function labelsAName(plain: string, start: number, labelEnd: number, valueStart: number): boolean {
+  if (/\S/.test(plain.slice(labelEnd, valueStart))) return true;
+  if (plain.slice(valueStart).trim() === '') return true;
+  return /^[\s|*•-]*$/.test(plain.slice(0, start)) && /\s/.test(plain.slice(start, labelEnd).trim());
 }
 
 function longestLabelAt(text: string, at: number, labels: readonly CompiledLabel[]): { definition: LabelDefinition; end: number } | undefined {
