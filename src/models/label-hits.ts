@@ -80,14 +80,14 @@ const NAME_LABELS: ReadonlySet<string> = new Set(['VendorName', 'CustomerName'])
 
 /**
  * A word that labels a party ("Client", "Supplier", "Buyer") is also a word of company names
- * ("Bright Client Services Ltd", "Customer: Supplier Direct Ltd"): it labels a name only when a
- * sign (a colon, a dash) follows it, when it ends its line (the name is below it or in a column to
- * its right), or when a phrase of more than one word opens its line ("Bill to Example Ltd").
+ * ("Bright Client Services Ltd", "Customer: Supplier Direct Ltd"): after other words of its line
+ * it labels a name only when a sign (a colon, a dash) follows it or when it ends the line (the name
+ * is below it or in a column to its right). Opening a line it stays a label ("Bill to Example
+ * Ltd", "Spett.le Bianchi SpA").
  */
 function labelsAName(plain: string, start: number, labelEnd: number, valueStart: number): boolean {
-  if (/\S/.test(plain.slice(labelEnd, valueStart))) return true;
-  if (plain.slice(valueStart).trim() === '') return true;
-  return /^[\s|*•-]*$/.test(plain.slice(0, start)) && /\s/.test(plain.slice(start, labelEnd).trim());
+  if (/^[\s|*•-]*$/.test(plain.slice(0, start))) return true;
+  return /\S/.test(plain.slice(labelEnd, valueStart)) || plain.slice(valueStart).trim() === '';
 }
 
 function longestLabelAt(text: string, at: number, labels: readonly CompiledLabel[]): { definition: LabelDefinition; end: number } | undefined {

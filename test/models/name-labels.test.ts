@@ -41,9 +41,10 @@ describe('labels of the parties', () => {
     expect(found).toMatchObject({ VendorName: 'Acme Widgets GmbH', CustomerName: 'Example Buyer Ltd' });
   });
 
-  it('still label the name with a colon, alone on their line, or as a phrase opening it', async () => {
+  it('still label the name with a colon, alone on their line, or opening it', async () => {
     expect(await read([{ text: 'Acme Widgets GmbH', x: 50, y: 60, size: 14 }, { text: 'Customer: Harbourside Design', x: 50, y: 200 }])).toMatchObject({ CustomerName: 'Harbourside Design' });
     expect(await read([{ text: 'Acme Widgets GmbH', x: 50, y: 60, size: 14 }, { text: 'CUSTOMER', x: 50, y: 200 }, { text: 'Harbourside Design', x: 50, y: 216 }])).toMatchObject({ CustomerName: 'Harbourside Design' });
     expect(await read([{ text: 'Acme Widgets GmbH', x: 50, y: 60, size: 14 }, { text: 'Bill to Harbourside Design', x: 50, y: 200 }])).toMatchObject({ CustomerName: 'Harbourside Design' });
+    expect(await read([{ text: 'Rossi Forniture S.r.l.', x: 50, y: 60, size: 14 }, { text: 'Spett.le Bianchi SpA', x: 50, y: 200 }])).toMatchObject({ CustomerName: 'Bianchi SpA' });
   });
 });
