@@ -7,6 +7,7 @@ import type { FieldCandidate } from './invoice-fields.js';
 import type { LabelHit } from './label-hits.js';
 import { findAmounts, findDates, plain } from './normalize.js';
 import { unionBox } from './geometry.js';
+import { respellKnownWords } from './known-words.js';
 import { joinRuns, median, type PageText, type TextLine } from './text-lines.js';
 import { correctLegalForm, LEGAL_FORM } from './vendor.js';
 
@@ -96,14 +97,14 @@ export function receiptHeader(page: PageText, hits: readonly LabelHit[]): FieldC
   if (!best || best.score < 0.25) return [];
   const nameLines = wholeName(lines, best.index);
   const name = joinRuns(nameLines);
-  const nameText = repairLegalForm(fixOcrConfusions(stripRegistration(name.text.replace(/\s+/g, ' '))));
+  const nameText = repairLegalForm(repairOcr(stripRegistration(name.text.replace(/\s+/g, ' '))));
   const found: FieldCandidate[] = [
     { category: 'VendorName', value: name, contentNormalized: nameText, score: Math.min(0.95, 0.45 + best.score), label: 0, labelLine: nameLines[0] },
   ];
   const address = addressAfter(lines, lines.indexOf(nameLines.at(-1)!) + 1, labelled);
   if (address.length > 0) {
     const run = joinRuns(address);
-    found.push({ category: 'VendorAddress', value: run, contentNormalized: fixOcrConfusions(run.text.replace(/\s+/g, ' ').trim()), score: 0.7, label: 0, labelLine: address[0] });
+    found.push({ category: 'VendorAddress', value: run, contentNormalized: repairOcr(run.text.replace(/\s+/g, ' ').trim()), score: 0.7, label: 0, labelLine: address[0] });
   }
   return found;
 }
@@ -188,6 +189,11 @@ function isTitleLine(line: TextLine): boolean {
 export function stripRegistration(name: string): string {
   const stripped = name.replace(/\s*\(\s*(?:co\.?\s*(?:reg\.?\s*)?no\.?\s*:?\s*)?([\dA-Z\s-]{4,16})\)?\s*$/i, (whole, inside: string) => ((inside.match(/\d/g)?.length ?? 0) >= Math.max(4, 0.6 * inside.replace(/[\s-]/g, '').length) ? '' : whole));
   return stripped.replace(/\s*(?:co\.?\s*(?:reg\.?\s*)?no\.?\s*:?\s*)?\d{4,}[\s-]*[A-Za-z]?\s*$/i, '').trim();
+}
+
+/** A name or an address as printed, as far as the shapes of its words and the words it is made of tell. */
+function repairOcr(text: string): string {
+  return respellKnownWords(fixOcrConfusions(text));
 }
 
 /**

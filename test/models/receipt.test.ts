@@ -161,6 +161,13 @@ describe('receipts', () => {
     });
   });
 
+  it('puts right the letters OCR misread in the name and the address, by the shapes and the words they are made of', async () => {
+    expect(await headerReceipt('misread-words', ['KEDAI HARDMARE 5/D', 'NO. 9, JIn Maju, Kawasan Perindustrlan', '40t 50 Shah Alam, Selangor', 'TEL: 03-8736 1234'])).toMatchObject({
+      VendorName: 'KEDAI HARDWARE S/B',
+      VendorAddress: 'NO. 9, Jln Maju, Kawasan Perindustrian 40150 Shah Alam, Selangor',
+    });
+  });
+
   it('finds the total right of a label that runs on beyond the vocabulary, and "total" with its l misread', async () => {
     expect(await headerReceipt('total-words', ['KEDAI MAJU SDN BHD'], [['Item Count', '3'], ['Total Amt Rounded', '15.90'], ['Cash', '20.00']])).toMatchObject({ InvoiceTotal: '15.90' });
     expect(await headerReceipt('total-misread', ['KEDAI MAJU SDN BHD'], [['Item Count', '3'], ['Totai Incl. of GST', '15.90'], ['Cash', '20.00']])).toMatchObject({ InvoiceTotal: '15.90' });
