@@ -127,8 +127,10 @@ function chooseAmounts(candidates: readonly PagedCandidate[]): AmountChoice {
         }
         // A total that is another total plus the rounding is the rounded one, the amount paid.
         if (total && rounded.has(total)) score += 0.4;
-        if (g !== undefined && ((s !== undefined && s > g) || (t !== undefined && t > g))) score -= 0.8;
-        if (s !== undefined && t !== undefined && t > s) score -= 0.5;
+        // By size: a credit note's amounts are all negative.
+        const size = Math.abs;
+        if (g !== undefined && ((s !== undefined && size(s) > size(g)) || (t !== undefined && size(t) > size(g)))) score -= 0.8;
+        if (s !== undefined && t !== undefined && size(t) > size(s)) score -= 0.5;
         const contradicted = g !== undefined && paid.size > 0 && !paid.has(g);
         if (score > best.score) best = { subTotal, tax: tax?.tax, taxLines: tax?.lines, total, score, consistent, contradicted };
       }

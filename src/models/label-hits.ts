@@ -38,8 +38,11 @@ export function compileLabels(definitions: readonly LabelDefinition[]): Compiled
   return definitions.map((definition) => ({ definition, pattern: new RegExp(`(?:${definition.source})(?:(?<![\\p{L}\\p{N}])|(?![\\p{L}\\p{N}]))`, 'yu') }));
 }
 
-/** What separates a label from its value: spaces, a colon, dots (leaders), dashes, a number sign. */
-const SEPARATOR = /[\s:;.·…_=>\-–—|]*/y;
+/**
+ * What separates a label from its value: spaces, a colon, dots (leaders), dashes, a number sign;
+ * not a minus sign ("Total -500.00": a credit note's amounts are negative).
+ */
+const SEPARATOR = /(?:[\s:;.·…_=>–—|]|-(?!\d))*/y;
 
 /**
  * Every label of `labels` in the lines of the page (lines in `excluded`, such as item rows, are
@@ -57,8 +60,10 @@ export function findLabelHits(page: PageText, labels: readonly CompiledLabel[], 
         at++;
         continue;
       }
-      // A label glued to a code is part of the code: "GST/909/23-24", "RE-50102".
-      if (/^[/-][\p{L}\p{N}]/u.test(plain.slice(best.end)) || (/[\p{L}\p{N}]$/u.test(plain.slice(at, best.end)) && /^[\p{N}]/u.test(plain.slice(best.end)))) {
+      // A label glued to a code is part of the code: "GST/909/23-24", "RE-50102" (a label that
+      // ends in a space, as "VAT 25% " does, is not glued to the minus of "-100.00").
+      const endsInWord = /[\p{L}\p{N}]$/u.test(plain.slice(at, best.end));
+      if (endsInWord && /^[/-]?[\p{L}\p{N}]/u.test(plain.slice(best.end))) {
         at = best.end;
         continue;
       }

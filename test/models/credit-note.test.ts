@@ -1,0 +1,32 @@
+/** A credit note's amounts are negative: the minus is the amount's, and the totals still add up. */
+import { describe, expect, it } from 'vitest';
+import { invoicesUniversalModel } from '../../src/models/invoice.js';
+import { useScratchDir } from '../engines/fixtures.js';
+import { entitiesOf, fields, modelInput, textPdf, writeFixture } from './document-fixtures.js';
+
+describe('a credit note', () => {
+  const scratch = useScratchDir();
+
+  it('keeps the minus of its amounts, after a label, leaders or a tax rate', async () => {
+    const pdf = await writeFixture(
+      scratch.file('credit-note.pdf'),
+      await textPdf([
+        [
+          { text: 'Nordic Office Supply AB', x: 50, y: 60, size: 14 },
+          { text: 'Storgatan 1, 111 22 Stockholm', x: 50, y: 80 },
+          { text: 'CREDIT NOTE', x: 50, y: 140, size: 14 },
+          { text: 'Date: 2026-02-02', x: 50, y: 170 },
+          { text: 'Customer: Fjord Consulting AS', x: 50, y: 200 },
+          { text: 'Net amount -400.00 SEK', x: 330, y: 400 },
+          { text: 'VAT 25% -100.00 SEK', x: 330, y: 416 },
+          { text: 'Total ........ -500.00 SEK', x: 330, y: 432 },
+        ],
+      ]),
+    );
+    const entities = entitiesOf(await invoicesUniversalModel(await modelInput(pdf, 'pdf', [1])));
+    expect(fields(entities)).toMatchObject({ SubTotal: '-400.00', TotalTax: '-100.00', InvoiceTotal: '-500.00', Currency: 'SEK' });
+    // The three add up: the check passes, as it does for an invoice.
+    const total = entities.find((e) => e.category === 'InvoiceTotal');
+    expect(total?.keyValues[0]?.confidence).toBeGreaterThanOrEqual(0.9);
+  });
+});
