@@ -212,9 +212,10 @@ export function fixOcrConfusions(text: string): string {
       .replace(/(?<![\p{L}])\d+[Oo][\dOo]*(?![\p{L}])/gu, (number) => ((number.match(/\d/g)?.length ?? 0) >= 2 ? number.replace(/[Oo]/g, '0') : number))
       // A 1 between lower case letters is an l ("Ja1an", "Leve1").
       .replace(/(?<=\p{Ll})1(?=\p{Ll})|(?<=\p{Ll}{2})1(?![\p{L}\p{N}])/gu, 'l')
-      // A capital I after a word's capital and before lower case is an l ("BIk", "JIn"); so is one
-      // between lower case letters ("BuIoh", "HoteI"), a Scottish "McIntosh" aside.
-      .replace(/(?<=(?<![\p{L}\p{N}])\p{Lu})I(?=\p{Ll})|(?<=(?<!\bMa?)\p{Ll})I(?=\p{Ll})|(?<=\p{Ll}{2})I(?![\p{L}\p{N}])/gu, 'l')
+      // A capital I after a word's first capital and before lower case is an l ("BIk", "JIn",
+      // "FIoor"); so is one ending a word of lower case ("HoteI"). Not one inside a word: OCR joins
+      // words, and "PizzaItalia" is two.
+      .replace(/(?<=(?<![\p{L}\p{N}])\p{Lu})I(?=\p{Ll})|(?<=\p{Ll}{2})I(?![\p{L}\p{N}])/gu, 'l')
       // A 5 or an 8 inside a word of capitals is an S or a B ("ANG5A", "CHEE5E"): the word's only
       // digit, with three letters on one side at least (a code such as "U5" or "SS4C" has fewer, or another digit).
       .replace(/(?<![\p{L}\p{N}])\p{Lu}+[58]\p{Lu}+(?![\p{L}\p{N}])/gu, (word) => {

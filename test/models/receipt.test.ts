@@ -238,9 +238,10 @@ describe('OCR clean-up of receipt names and addresses', () => {
     expect(fixOcrConfusions('NO 31G, JALAN SS4C/5, PJU6A, SEKSYEN U5, JALAN 5/D, 1A82A')).toBe('NO 31G, JALAN SS4C/5, PJU6A, SEKSYEN U5, JALAN 5/D, 1A82A');
   });
 
-  it('reads a capital I inside a word of lower case as an l, Mc and Mac names aside', () => {
-    expect(fixOcrConfusions('No:G3,BIk G,JIn PJU 1A3, Sungai BuIoh, Grand HoteI')).toBe('No:G3,Blk G,Jln PJU 1A3, Sungai Buloh, Grand Hotel');
-    expect(fixOcrConfusions('McIntosh MacIntyre IKEA IJmuiden')).toBe('McIntosh MacIntyre IKEA IJmuiden');
+  it('reads a capital I after the first capital of a word of lower case, or ending one, as an l', () => {
+    expect(fixOcrConfusions('No:G3,BIk G,JIn PJU 1A3, 2nd FIoor, Grand HoteI')).toBe('No:G3,Blk G,Jln PJU 1A3, 2nd Floor, Grand Hotel');
+    // Words OCR joined ("PizzaItalia"), names and capitals keep it.
+    expect(fixOcrConfusions('PizzaItalia McIntosh IKEA IJmuiden AI')).toBe('PizzaItalia McIntosh IKEA IJmuiden AI');
   });
 
   it('reads a 5 or an 8 inside a word of capitals as an S or a B', () => {
