@@ -8,7 +8,7 @@ import type { LabelHit } from './label-hits.js';
 import { findAmounts, findDates, plain } from './normalize.js';
 import { unionBox } from './geometry.js';
 import { respellKnownWords } from './known-words.js';
-import { joinRuns, median, type PageText, type TextLine } from './text-lines.js';
+import { joinRuns, median, type PageText, type TextLine, type TextRun } from './text-lines.js';
 import { correctLegalForm, LEGAL_FORM } from './vendor.js';
 
 /** How many lines from the top a receipt's header (name, address, numbers) may take. */
@@ -97,14 +97,14 @@ export function receiptHeader(page: PageText, hits: readonly LabelHit[]): FieldC
   if (!best || best.score < 0.25) return [];
   const nameLines = wholeName(lines, best.index);
   const name = joinRuns(nameLines);
-  const nameText = repairLegalForm(repairOcr(stripRegistration(name.text.replace(/\s+/g, ' '))));
+  const nameText = repairOcr(name, stripRegistration(name.text.replace(/\s+/g, ' ')), true);
   const found: FieldCandidate[] = [
     { category: 'VendorName', value: name, contentNormalized: nameText, score: Math.min(0.95, 0.45 + best.score), label: 0, labelLine: nameLines[0] },
   ];
   const address = addressAfter(lines, lines.indexOf(nameLines.at(-1)!) + 1, labelled);
   if (address.length > 0) {
     const run = joinRuns(address);
-    found.push({ category: 'VendorAddress', value: run, contentNormalized: repairOcr(run.text.replace(/\s+/g, ' ').trim()), score: 0.7, label: 0, labelLine: address[0] });
+    found.push({ category: 'VendorAddress', value: run, contentNormalized: repairOcr(run, run.text.replace(/\s+/g, ' ').trim()), score: 0.7, label: 0, labelLine: address[0] });
   }
   return found;
 }
@@ -191,9 +191,16 @@ export function stripRegistration(name: string): string {
   return stripped.replace(/\s*(?:co\.?\s*(?:reg\.?\s*)?no\.?\s*:?\s*)?\d{4,}[\s-]*[A-Za-z]?\s*$/i, '').trim();
 }
 
-/** A name or an address as printed, as far as the shapes of its words and the words it is made of tell. */
-function repairOcr(text: string): string {
-  return respellKnownWords(fixOcrConfusions(text));
+/**
+ * A name or an address as printed, as far as the shapes of its words and the words it is made of
+ * tell, when OCR read it; a text layer says what is printed, and only a legal form the document
+ * misspells is put right there.
+ */
+function repairOcr(run: TextRun, text: string, name = false): string {
+  // A text layer's words have confidence 1 (field-choice.ts tells them so too).
+  if (!run.words.some((w) => w.confidence < 0.999)) return name ? correctLegalForm(text) : text;
+  const repaired = respellKnownWords(fixOcrConfusions(text));
+  return name ? repairLegalForm(repaired) : repaired;
 }
 
 /**

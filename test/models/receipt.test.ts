@@ -162,9 +162,20 @@ describe('receipts', () => {
   });
 
   it('puts right the letters OCR misread in the name and the address, by the shapes and the words they are made of', async () => {
-    expect(await headerReceipt('misread-words', ['KEDAI HARDMARE 5/D', 'NO. 9, JIn Maju, Kawasan Perindustrlan', '40t 50 Shah Alam, Selangor', 'TEL: 03-8736 1234'])).toMatchObject({
+    const misread = receipt().map((p) =>
+      p.text === 'KEDAI MAJU JAYA SDN BHD' ? { ...p, text: 'KEDAI HARDMARE 5/D' } : p.text === 'NO. 12, JALAN BESAR,' ? { ...p, text: 'NO. 9, JIn Maju, Perindustrlan' } : p.text === '43000 KAJANG, SELANGOR' ? { ...p, text: '43t 00 Kajang, Selangor' } : p,
+    );
+    const image = await writeFixture(scratch.file('misread.png'), await renderPage(misread, { width: 900, height: 920 }));
+    expect(fields(entitiesOf(await receiptsModel(await modelInput(image, 'image', [1]))))).toMatchObject({
       VendorName: 'KEDAI HARDWARE S/B',
-      VendorAddress: 'NO. 9, Jln Maju, Kawasan Perindustrian 40150 Shah Alam, Selangor',
+      VendorAddress: 'NO. 9, Jln Maju, Perindustrian 43100 Kajang, Selangor',
+    });
+  });
+
+  it('takes a text layer as printed: only a misspelt legal form is put right there', async () => {
+    expect(await headerReceipt('text-layer-as-printed', ['KEDAI HARDMARE SDN 3HD', 'NO. 9, JALAN ANG5A, Perindustrlan', '43000 Kajang, Selangor'])).toMatchObject({
+      VendorName: 'KEDAI HARDMARE SDN BHD',
+      VendorAddress: 'NO. 9, JALAN ANG5A, Perindustrlan 43000 Kajang, Selangor',
     });
   });
 
