@@ -16,8 +16,9 @@ const HEADER_LINES = 14;
 
 /** A company registration number printed under the name ("(867388-U)", "Co. Reg. No: 123"): neither name nor address. */
 const REGISTRATION = /^\(?\s*(?:(?:co(?:mpany)?\.?\s*(?:reg(?:istration)?\.?)?\s*(?:no\.?)?|roc|reg\.?\s*no\.?)\s*[:.]?\s*)?[\d\s]{4,}\s*-?\s*[a-z]?\s*\)?\.?$|^(?:co(?:mpany)?\.?\s*reg|roc\s*no|business\s*reg)/;
-/** Lines after the address: contact and tax details, document titles. */
-const AFTER_ADDRESS = /\b(?:tel|phone|telephone|fax|h\/p|hp|mobile|email|e-mail|website|gst|sst|tax|vat|reg(?:istration)?\s*no|invoice|receipt|cashier|counter|table|bill|order|date|time)\b|@|www\.|https?:/;
+/** Lines after the address: contact and tax details (also as other countries label them: SIRET, TVA, C.I.F., NIF, USt-IdNr, BTW), document titles. */
+const AFTER_ADDRESS =
+  /\b(?:tel|phone|telephone|telefon[eo]?|fax|h\/p|hp|mobile|email|e-mail|website|gst|sst|tax|vat|reg(?:istration)?\s*no|siret|siren|tva|c\.?\s?i\.?\s?f|n\.?\s?i\.?\s?f|nipc|ust(?:-?id(?:nr)?)?|steuer\w*|mwst|btw|kvk|uid|p\.?\s?iva|invoice|receipt|cashier|counter|table|bill|order|date|time)\b|@|www\.|https?:/;
 /** Words and shapes of addresses: numbers with streets, postcodes, unit and floor numbers. */
 const ADDRESS = /\d|\b(?:jalan|jln|lorong|taman|tmn|lot|no|blok|block|level|floor|flr|street|st|road|rd|avenue|ave|lane|drive|plaza|mall|centre|center|building|bangunan|kawasan|seksyen|section|bandar|persiaran|lebuh|kampung|kg)\b/;
 
@@ -29,7 +30,7 @@ function isTitleOrLabel(line: TextLine, labelled: ReadonlySet<TextLine>): boolea
  * A tax or company number line of the header ("(GST Reg No. 001492992000)", "GST ID :0021...",
  * "BRN 123456-X"): it may stand between the name and the address, and is neither.
  */
-const ID_LINE = /\b(?:gst|sst|tax|vat|tin|brn|roc|co|company|business|reg(?:istration)?)\b[^\d]{0,25}\d[\d\s-]{5,}/;
+const ID_LINE = /\b(?:gst|sst|tax|vat|tin|brn|roc|co|company|business|reg(?:istration)?|siret|siren|tva|c\.?\s?i\.?\s?f|n\.?\s?i\.?\s?f|nipc|ust(?:-?id(?:nr)?)?|steuer\w*|mwst|btw|kvk|uid|p\.?\s?iva)\b[^\d]{0,25}\d[\d\s-]{5,}/;
 
 /** Name-like: letters, no date or amount, not mostly digits (a registration number after the name aside), not an address line. */
 function nameLike(line: TextLine): boolean {

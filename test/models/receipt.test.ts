@@ -179,6 +179,12 @@ describe('receipts', () => {
     });
   });
 
+  it('ends the address at the tax and company numbers of other countries', async () => {
+    expect(await headerReceipt('siret', ['CARREFOUR CITY', '12 RUE DE LA PAIX', '75002 PARIS', 'SIRET 123 456 789 00012', 'N° TVA FR 12 345678901'])).toMatchObject({ VendorName: 'CARREFOUR CITY', VendorAddress: '12 RUE DE LA PAIX 75002 PARIS' });
+    expect(await headerReceipt('steuernummer', ['BACKSTUBE MULLER GMBH', 'Hauptstr. 5', '10115 Berlin', 'Steuernummer 12/345/67890'])).toMatchObject({ VendorName: 'BACKSTUBE MULLER GMBH', VendorAddress: 'Hauptstr. 5 10115 Berlin' });
+    expect(await headerReceipt('cif', ['CAFETERIA LA PLAZA S.L.', 'Calle Mayor 14', '28013 Madrid', 'C.I.F. B-8765 4321'])).toMatchObject({ VendorAddress: 'Calle Mayor 14 28013 Madrid' });
+  });
+
   it('finds the total right of a label that runs on beyond the vocabulary, and "total" with its l misread', async () => {
     expect(await headerReceipt('total-words', ['KEDAI MAJU SDN BHD'], [['Item Count', '3'], ['Total Amt Rounded', '15.90'], ['Cash', '20.00']])).toMatchObject({ InvoiceTotal: '15.90' });
     expect(await headerReceipt('total-misread', ['KEDAI MAJU SDN BHD'], [['Item Count', '3'], ['Totai Incl. of GST', '15.90'], ['Cash', '20.00']])).toMatchObject({ InvoiceTotal: '15.90' });
