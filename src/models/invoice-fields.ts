@@ -105,6 +105,22 @@ export interface PageCandidates {
 /** A party's label heads a block: its name is under it, and a line far to its right is another block. */
 const BLOCK_LABELS: ReadonlySet<LabelCategory> = new Set(['CustomerName', 'VendorName']);
 
+/** OCR's confidence below which a word is a smudge read as letters ("sartiodh Mlactdicalc" for a name on a low-resolution scan). */
+export const SMUDGE_CONFIDENCE = 0.3;
+
+/** Whether OCR read a word of letters in the run with next to no confidence (marks without letters, a stray "%", do not count). */
+export function hasSmudgedWord(run: TextRun): boolean {
+  return run.words.some((w) => w.confidence < SMUDGE_CONFIDENCE && /\p{L}{2}/u.test(w.text));
+}
+
+/** Whether a value run (a line) lies in the block of the other party's label and not in its own label's. */
+function inOtherPartysBlock(run: TextRun, hit: LabelHit, headings: readonly LabelHit[]): boolean {
+  if (!('layoutBox' in run)) return false;
+  const line = run as TextLine;
+  if (isInBlockOf(hit.line, line)) return false;
+  return headings.some((h) => h.definition.category !== hit.definition.category && isInBlockOf(h.line, line));
+}
+
 function orderedValues(category: LabelCategory, values: ValueRun[]): ValueRun[] {
   if (!BLOCK_LABELS.has(category)) return values;
   return [...values.filter((v) => v.place === 'inline' || v.place === 'below'), ...values.filter((v) => v.place !== 'inline' && v.place !== 'below')];
@@ -120,12 +136,17 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
   const taxIds: FieldCandidate[] = [];
   // Lines that start with a strong label, or hold nothing but a label, are fields of their own.
   const labelledLines = new Set(hits.filter((h) => h.start === 0 && (h.definition.strength >= 0.7 || h.valueStart >= h.line.text.trimEnd().length)).map((h) => h.line));
+  const partyHeadings = hits.filter((h) => BLOCK_LABELS.has(h.definition.category) && h.start === 0 && h.definition.strength >= 0.7);
   hits.forEach((hit, i) => {
     const category = hit.definition.category;
     if (category === 'Other') return;
     for (const { run, place } of orderedValues(category, valuesOf(page, hit, hits[i - 1], hits[i + 1]))) {
       // A line that starts with a label of its own is another field, not this one's value.
       if (place !== 'inline' && labelledLines.has(run as TextLine)) continue;
+      // A party's name is in its own block: the line across the page under "Bill to" is the customer's, not the supplier's.
+      if (place !== 'inline' && BLOCK_LABELS.has(category) && inOtherPartysBlock(run, hit, partyHeadings)) continue;
+      // A name OCR could not read is not detected rather than reported as letters a reviewer must retype.
+      if (BLOCK_LABELS.has(category) && hasSmudgedWord(run)) continue;
       const value = read[category](run, page);
       if (!value) continue;
       const candidate: FieldCandidate = {

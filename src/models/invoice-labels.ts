@@ -23,7 +23,8 @@ export interface LabelDefinition {
   orAs?: LabelCategory;
 }
 
-const NO = '(?:number|numbers|nummer|numero|num\\.?|nr\\.?|no\\.?|n\\s?\\.?\\s?[o°º]\\.?|n\\.|#|id)';
+/** "Number" and its abbreviations; OCR reads the raised o of "nº", "N.º" as a 2 ("Factura n2", "N.2"). */
+const NO = '(?:number|numbers|nummer|numero|num\\.?|nr\\.?|no\\.?|n\\s?\\.?\\s?[o°º]\\.?|n\\.?2|n\\.|#|id)';
 const RATE = '(?:\\s*[(@]?\\s*@?\\s*\\d{1,2}(?:[.,]\\d{1,3})?\\s*%\\s*\\)?)?';
 const TAX_WORD = '(?:vat|tax|taxes|gst|hst|pst|qst|sst|iva|tva|mwst\\.?|ust\\.?|btw|igst|cgst|sgst|utgst|cess|sales\\s*tax|imposto|impuesto|impuestos|imposta|umsatzsteuer|mehrwertsteuer)';
 const CURRENCY_SUFFIX = '(?:\\s*\\(\\s*[a-z$€£₹]{1,3}\\s*\\)|\\s+(?:eur|usd|gbp|inr|myr|rm|chf|rs\\.?))?';

@@ -209,6 +209,9 @@ export function lineRightOf(page: PageText, line: TextLine): TextLine | undefine
   return row[row.indexOf(line) + 1];
 }
 
+/** A line below less tall than this share of its label's height is no value of it. */
+const MIN_VALUE_HEIGHT = 0.5;
+
 /** The line under `line` that shares most of its width, or starts where it starts. */
 export function lineBelow(page: PageText, line: TextLine): TextLine | undefined {
   const a = line.layoutBox;
@@ -217,6 +220,8 @@ export function lineBelow(page: PageText, line: TextLine): TextLine | undefined 
     let bestShared = 0;
     for (const candidate of page.rows[r]!) {
       const b = candidate.layoutBox;
+      // Much smaller than the label: a speck or a mark of the scan, not a value.
+      if (b.height < MIN_VALUE_HEIGHT * a.height) continue;
       const shared = overlap(a.left, a.left + a.width, b.left, b.left + b.width) + (Math.abs(a.left - b.left) < a.height ? a.height : 0);
       if (shared > bestShared) [best, bestShared] = [candidate, shared];
     }
@@ -227,11 +232,17 @@ export function lineBelow(page: PageText, line: TextLine): TextLine | undefined 
   return undefined;
 }
 
+/**
+ * The line to the right of `line` just below it, in type of about its size: a value OCR set a
+ * little lower than its label; not the small print beside a large title ("42 Station Street"
+ * right under the heading "Invoice").
+ */
 function lineRightBelow(page: PageText, line: TextLine): TextLine | undefined {
   const a = line.layoutBox;
   const next = page.rows[line.row + 1] ?? [];
   return next.find((candidate) => {
     const b = candidate.layoutBox;
-    return b.left >= a.left + a.width && b.top - (a.top + a.height) <= 0.6 * a.height;
+    const similar = Math.max(a.height, b.height) / Math.min(a.height, b.height) <= 2;
+    return similar && b.left >= a.left + a.width && b.top - (a.top + a.height) <= 0.6 * a.height;
   });
 }

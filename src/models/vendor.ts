@@ -4,12 +4,13 @@
  * number, IBAN or contact lines, outside the customer's block, and not a title or a label. When
  * nothing reads that way the vendor stays not detected: a title is never a vendor.
  */
+import { unionBox } from './geometry.js';
 import { findIbans } from './identifiers.js';
-import { isInBlockOf } from './invoice-fields.js';
+import { hasSmudgedWord, isInBlockOf, SMUDGE_CONFIDENCE } from './invoice-fields.js';
 import type { LabelHit } from './label-hits.js';
 import { findAmounts, findDates, plain } from './normalize.js';
 import { subRun } from './field-values.js';
-import { joinRuns, median, type PageText, type TextLine, type TextRun } from './text-lines.js';
+import { joinRuns, median, runOfWords, type PageText, type PlacedWord, type TextLine, type TextRun } from './text-lines.js';
 
 /** Legal forms of companies (on plain text), in the countries whose documents we read. */
 export const LEGAL_FORM =
@@ -90,6 +91,8 @@ export function guessVendor(page: PageText, hits: readonly LabelHit[], customerL
     // An address or contact line heads no block: it is part of one.
     if (!segment && (cannotBeName(line, labelled) || (isDetailLine(line.text) && !LEGAL_FORM.test(text)))) continue;
     if (segment && (!/\p{L}{3}/u.test(text) || TITLE.test(text))) continue;
+    // Letters OCR could not read are no name a reviewer can use.
+    if (hasSmudgedWord(run)) continue;
     if (customerNames.has(text)) continue;
     const legal = LEGAL_FORM.test(text);
     const position = (line.layoutBox.top - pageTop) / span;
@@ -146,17 +149,38 @@ function withWrappedStart(page: PageText, guess: VendorGuess): TextRun {
   const rest = plain(run.text).replace(LEGAL_FORM, ' ').trim();
   if (rest.split(/\s+/).filter((w) => /\p{L}{2}/u.test(w)).length >= 2) return run;
   const b = line.layoutBox;
-  // The nearest line above, in the same type, left- or right-aligned with it or overlapping it.
+  const size = median(line.words.map((w) => w.layoutBox.height));
+  // The nearest line above, in the same type, left- or right-aligned with it or overlapping it:
+  // only its leading words of that type, since OCR may glue a neighbour's words to it.
   const above = page.lines
-    .filter((candidate) => {
-      const a = candidate.layoutBox;
-      const similar = Math.max(a.height, b.height) / Math.min(a.height, b.height) < 1.25;
+    .filter((candidate) => candidate !== line && candidate.layoutBox.top < b.top)
+    .map((candidate) => ({ candidate, words: leadingWordsOfSize(candidate, size) }))
+    .filter(({ words }) => {
+      if (words.length === 0) return false;
+      const a = unionBox(words.map((w) => w.layoutBox));
       const gap = b.top - (a.top + a.height);
       const aligned = Math.abs(a.left - b.left) < 2 * b.height || Math.abs(a.left + a.width - (b.left + b.width)) < 2 * b.height;
-      return candidate !== line && similar && gap > -0.3 * b.height && gap < 0.8 * b.height && aligned;
+      return gap > -0.3 * b.height && gap < 0.8 * b.height && aligned;
     })
-    .sort((x, y) => y.layoutBox.top - x.layoutBox.top)[0];
-  return above && /\p{L}{2}/u.test(above.text) && findDates(above.text).length === 0 ? joinRuns([above, run]) : run;
+    .sort((x, y) => y.candidate.layoutBox.top - x.candidate.layoutBox.top)[0];
+  if (!above) return run;
+  const start = runOfWords(above.words);
+  return /\p{L}{2}/u.test(start.text) && findDates(start.text).length === 0 ? joinRuns([start, run]) : run;
+}
+
+/**
+ * The words a line starts with that were read (not smudges or marks) and are set in type of about
+ * this size (their median within a quarter of it; a single word may stand taller by a descender).
+ */
+function leadingWordsOfSize(line: TextLine, size: number): PlacedWord[] {
+  const leading: PlacedWord[] = [];
+  for (const word of line.words) {
+    const h = word.layoutBox.height;
+    if (Math.max(h, size) / Math.min(h, size) >= 1.6 || word.confidence < SMUDGE_CONFIDENCE || !/[\p{L}\p{N}]/u.test(word.text)) break;
+    leading.push(word);
+  }
+  const typical = median(leading.map((w) => w.layoutBox.height));
+  return leading.length > 0 && Math.max(typical, size) / Math.min(typical, size) < 1.25 ? leading : [];
 }
 
 /** How many other lines print this name (a sender line, a footer): a customer's name is printed once. */
