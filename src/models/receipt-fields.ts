@@ -151,12 +151,12 @@ const NAME_END = /(?:\bbhd\.?|\bs\/b|\bltd\.?|\blimited|\bplc|\binc\.?|\bllc|\bg
 function wholeName(lines: readonly TextLine[], index: number): TextLine[] {
   const name = [lines[index]!];
   const similar = (a: TextLine, b: TextLine) => Math.max(a.layoutBox.height, b.layoutBox.height) / Math.min(a.layoutBox.height, b.layoutBox.height) < 1.4;
-  const part = (line: TextLine | undefined, neighbour: TextLine) => line !== undefined && nameLike(line) && !addressLike(line) && similar(line, neighbour);
+  const part = (line: TextLine | undefined, neighbour: TextLine) => line !== undefined && nameLike(line) && !addressLike(line) && !isTitleLine(line) && similar(line, neighbour);
   // A line that reads as a continuation ("ENTERPRISE (SETIA", "(M) SDN BHD", "ALAM) SDN BHD") has its start above.
   for (let i = index - 1; i >= 0 && name.length < MAX_NAME_LINES; i--) {
     const first = plain(name[0]!.text).trim();
     const continuation = /^[(&]/.test(first) || first.split(/\s+/).length <= 2 || LEGAL_FORM.test(first.split(/\s+/)[0] ?? '') || unbalanced(first, ')');
-    if (!continuation || !part(lines[i], name[0]!) || isTitleLine(lines[i]!)) break;
+    if (!continuation || !part(lines[i], name[0]!)) break;
     name.unshift(lines[i]!);
   }
   for (let i = index + 1; i < lines.length && name.length < MAX_NAME_LINES; i++) {
@@ -179,8 +179,12 @@ function unbalanced(text: string, bracket: '(' | ')'): boolean {
   return text.split(bracket).length > text.split(bracket === '(' ? ')' : '(').length;
 }
 
+/** Document titles and greetings that head a receipt, in the languages of the receipts we read: never the shop. */
+const TITLE_LINE =
+  /^(?:tax\s+invoice|invoice|receipt|official\s+receipt|cash\s+(?:sale|bill)|simplified|welcome|thank|ticket|facture|factura|fatura|fattura|rechnung|kassenbon|quittung|beleg|recibo|scontrino|kassabon|bon\s+de\s+caisse|(?:herzlich\s+)?willkommen|bienvenu|bienvenid|benvenut|bem-vind|welkom)/;
+
 function isTitleLine(line: TextLine): boolean {
-  return /^(?:tax\s+invoice|invoice|receipt|official\s+receipt|cash\s+(?:sale|bill)|simplified|welcome|thank)/.test(plain(line.text));
+  return TITLE_LINE.test(plain(line.text));
 }
 
 /**

@@ -185,6 +185,11 @@ describe('receipts', () => {
     expect(await headerReceipt('cif', ['CAFETERIA LA PLAZA S.L.', 'Calle Mayor 14', '28013 Madrid', 'C.I.F. B-8765 4321'])).toMatchObject({ VendorAddress: 'Calle Mayor 14 28013 Madrid' });
   });
 
+  it('takes no title or greeting for the name, in the languages of the receipts', async () => {
+    expect(await headerReceipt('bienvenue', ['CARREFOUR CITY', 'BIENVENUE', '12 RUE DE LA PAIX', '75002 PARIS'])).toMatchObject({ VendorName: 'CARREFOUR CITY', VendorAddress: '12 RUE DE LA PAIX 75002 PARIS' });
+    expect(await headerReceipt('willkommen', ['BACKSTUBE MULLER', 'Herzlich Willkommen', 'Hauptstr. 5', '10115 Berlin'])).toMatchObject({ VendorName: 'BACKSTUBE MULLER', VendorAddress: 'Hauptstr. 5 10115 Berlin' });
+  });
+
   it('finds the total right of a label that runs on beyond the vocabulary, and "total" with its l misread', async () => {
     expect(await headerReceipt('total-words', ['KEDAI MAJU SDN BHD'], [['Item Count', '3'], ['Total Amt Rounded', '15.90'], ['Cash', '20.00']])).toMatchObject({ InvoiceTotal: '15.90' });
     expect(await headerReceipt('total-misread', ['KEDAI MAJU SDN BHD'], [['Item Count', '3'], ['Totai Incl. of GST', '15.90'], ['Cash', '20.00']])).toMatchObject({ InvoiceTotal: '15.90' });
