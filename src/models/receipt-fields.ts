@@ -53,9 +53,9 @@ function headsAddress(line: TextLine): boolean {
   return REGISTRATION.test(text) || ID_LINE.test(text) || addressLike(line);
 }
 
-/** A line that starts with a postcode and goes on with the town ("15000 KHEMISSET", "40170 Shah Alam"): the end of an address. */
+/** A line that starts with a postcode and goes on with the town ("15000 KHEMISSET", "40170 Shah Alam", "1300-085 Lisboa"): the end of an address. */
 function postcodeFirst(line: TextLine): boolean {
-  return /^\d{4,6}\s+\p{L}{2}/u.test(plain(line.text).trim()) && addressLike(line);
+  return /^(?:\d{4,6}|\d{4}-\d{3})\s+\p{L}{2}/u.test(plain(line.text).trim()) && addressLike(line);
 }
 
 function addressLike(line: TextLine): boolean {

@@ -179,6 +179,10 @@ describe('receipts', () => {
     });
   });
 
+  it('takes a street without a number above a Portuguese postcode as the address', async () => {
+    expect(await headerReceipt('largo', ['PASTELARIA BELEM', 'LARGO DOS JERONIMOS', '1400-209 LISBOA', 'NIF 501234567'])).toMatchObject({ VendorName: 'PASTELARIA BELEM', VendorAddress: 'LARGO DOS JERONIMOS 1400-209 LISBOA' });
+  });
+
   it('ends the address at the tax and company numbers of other countries', async () => {
     expect(await headerReceipt('siret', ['CARREFOUR CITY', '12 RUE DE LA PAIX', '75002 PARIS', 'SIRET 123 456 789 00012', 'N° TVA FR 12 345678901'])).toMatchObject({ VendorName: 'CARREFOUR CITY', VendorAddress: '12 RUE DE LA PAIX 75002 PARIS' });
     expect(await headerReceipt('steuernummer', ['BACKSTUBE MULLER GMBH', 'Hauptstr. 5', '10115 Berlin', 'Steuernummer 12/345/67890'])).toMatchObject({ VendorName: 'BACKSTUBE MULLER GMBH', VendorAddress: 'Hauptstr. 5 10115 Berlin' });
