@@ -115,10 +115,18 @@ export function guessVendor(page: PageText, hits: readonly LabelHit[], customerL
     if (!top && !footer && !legal) score -= 0.2;
     guesses.push({ line, run, score: Math.min(1, score) });
   }
-  const best = guesses.reduce<VendorGuess | undefined>((a, b) => (!a || b.score > a.score ? b : a), undefined);
-  if (!best || best.score < MIN_VENDOR_SCORE) return undefined;
-  const named = fullerName(best, guesses) ?? best;
-  return { ...named, run: withWrappedStart(page, named) };
+  // Best first; a legal form standing alone ("SARL" set apart from its name) names nobody.
+  for (const guess of guesses.filter((g) => g.score >= MIN_VENDOR_SCORE).sort((a, b) => b.score - a.score)) {
+    const named = fullerName(guess, guesses) ?? guess;
+    const run = withWrappedStart(page, named);
+    if (nameWords(run.text).length > 0) return { ...named, run };
+  }
+  return undefined;
+}
+
+/** The words of a name besides its legal form. */
+function nameWords(text: string): string[] {
+  return plain(text).replace(LEGAL_FORM, ' ').trim().split(/\s+/).filter((w) => /\p{L}{2}/u.test(w));
 }
 
 /**
@@ -131,7 +139,7 @@ function fullerName(best: VendorGuess, guesses: readonly VendorGuess[]): VendorG
   const short = words(best.run);
   if (short.join('').length < 4) return undefined;
   const fuller = guesses
-    .filter((g) => g !== best && g.score >= MIN_VENDOR_SCORE && g.line !== best.line)
+    .filter((g) => g !== best && g.score >= MIN_VENDOR_SCORE && g.line !== best.line && !isDetailLine(g.run.text))
     .filter((g) => {
       const long = words(g.run);
       return long.length > short.length && short.every((word, i) => long[i] === word);
@@ -146,8 +154,7 @@ function fullerName(best: VendorGuess, guesses: readonly VendorGuess[]): VendorG
  */
 function withWrappedStart(page: PageText, guess: VendorGuess): TextRun {
   const { line, run } = guess;
-  const rest = plain(run.text).replace(LEGAL_FORM, ' ').trim();
-  if (rest.split(/\s+/).filter((w) => /\p{L}{2}/u.test(w)).length >= 2) return run;
+  if (nameWords(run.text).length >= 2) return run;
   const b = line.layoutBox;
   const size = median(line.words.map((w) => w.layoutBox.height));
   // The nearest line above, in the same type, left- or right-aligned with it or overlapping it:

@@ -74,6 +74,34 @@ describe('vendor', () => {
     expect(vendorOf(entities)).toBe('Consultoria Costa');
   });
 
+  it('is not the sender line that starts with the letterhead\'s name', async () => {
+    const entities = await read([
+      { text: 'Evergreen Engineering LLP', x: 330, y: 50, size: 20 },
+      { text: '202 Harbour Road', x: 460, y: 66 },
+      { text: 'Leeds EV18 2UC', x: 470, y: 80 },
+      { text: 'VAT number: GB417944662', x: 420, y: 94 },
+      { text: 'Evergreen Engineering LLP - 202 Harbour Road - Leeds EV18 2UC', x: 42, y: 120, size: 7 },
+      { text: 'Sharma Textiles Ltd.', x: 42, y: 134 },
+      ...ITEMS,
+    ]);
+    expect(vendorOf(entities)).toBe('Evergreen Engineering LLP');
+  });
+
+  it('is not a legal form standing apart from its name', async () => {
+    // OCR cut the name short and set its legal form apart: "BRIGHTPATH ENGIN" ... "SARL".
+    const entities = await read([
+      { text: 'BRIGHTPATH ENGIN', x: 279, y: 50, size: 12 },
+      { text: 'SARL', x: 511, y: 50, size: 14 },
+      { text: 'Rue du Marché 135', x: 493, y: 66, size: 7 },
+      { text: '2413 Lausanne', x: 485, y: 76, size: 7 },
+      { text: 'UID: CHE-221.671.770', x: 453, y: 86, size: 7 },
+      { text: 'BRIGHTPATH ENGINEERING SARL · Rue du Marché 135 · 2413 Lausanne', x: 42, y: 124, size: 9 },
+      { text: 'Lim Electricals Sarl', x: 43, y: 140 },
+      ...ITEMS,
+    ]);
+    expect(vendorOf(entities)).toBe('BRIGHTPATH ENGINEERING SARL');
+  });
+
   it('stays not detected rather than being a title or a heading', async () => {
     const entities = await read([
       { text: 'INVOICE', x: 50, y: 40, size: 20 },
