@@ -8,8 +8,9 @@
 import { stackCrops } from '../engines/image.js';
 import { ocrImage, tesseractLanguage, type OcrWord } from '../engines/ocr.js';
 import { growBox } from './geometry.js';
+import { hasSmudgedWord } from './invoice-fields.js';
 import { OCR_DPI, type SourcePage } from './page-reader.js';
-import type { TextRun } from './text-lines.js';
+import { mean, type TextRun } from './text-lines.js';
 
 /** The installed models that spell accents; English is left out, whose reading the page has already. */
 const ACCENTED_LANGUAGES = ['fr', 'de', 'es', 'pt'] as const;
@@ -75,10 +76,15 @@ export function foldAccents(text: string): string {
 /**
  * For each run (a name read by OCR on this page), its accented words by their unaccented
  * reading ("Kruger" -> "Krüger"), where the accented languages' models read the same letters
- * with accents. Runs of a text layer, or that have accents already, are not read again.
+ * with accents; and for a name OCR could not read (a smudged word: "samba Keone" on a
+ * low-resolution scan), the whole name by its first reading, where the second, of the name
+ * alone and enlarged, reads it surely ("James Kumar"). Runs of a text layer, or that have
+ * accents already and were read well, are not read again.
  */
 export async function accentedWords(page: SourcePage, runs: readonly TextRun[]): Promise<Map<string, string>> {
-  const wanted = runs.filter((run) => run.words.length > 0 && run.words.some((w) => w.confidence < 0.999) && /^[\p{ASCII}]*$/u.test(run.text) && /\p{L}/u.test(run.text));
+  const wanted = runs.filter(
+    (run) => run.words.length > 0 && run.words.some((w) => w.confidence < 0.999) && /\p{L}/u.test(run.text) && (/^[\p{ASCII}]*$/u.test(run.text) || hasSmudgedWord(run)),
+  );
   const accented = new Map<string, string>();
   if (wanted.length === 0) return accented;
   const crops = await Promise.all(
@@ -93,6 +99,11 @@ export async function accentedWords(page: SourcePage, runs: readonly TextRun[]):
     const band = bands[i]!;
     const inBand = read.words.filter((w) => w.box.top + w.box.height / 2 >= band.top && w.box.top + w.box.height / 2 < band.bottom);
     const original = run.text.split(/\s+/).filter(Boolean);
+    if (hasSmudgedWord(run)) {
+      const reread = sureMiddleLine(inBand, (band.top + band.bottom) / 2);
+      if (reread) accented.set(original.join(' '), reread);
+      return;
+    }
     const words = sameWords(inBand, original);
     if (!words) return;
     original.forEach((word, w) => {
@@ -101,6 +112,28 @@ export async function accentedWords(page: SourcePage, runs: readonly TextRun[]):
     });
   });
   return accented;
+}
+
+/** OCR's confidence in every word of a second reading that makes it replace a first one it could not read. */
+const SURE_REREAD = 0.85;
+
+/**
+ * The line of a second reading in the middle of its crop (the crop is centred on the name; a
+ * neighbour's line may show at its edges), when OCR read each of its words surely.
+ */
+function sureMiddleLine(read: readonly OcrWord[], middle: number): string | undefined {
+  const lines = new Map<string, OcrWord[]>();
+  for (const word of read) {
+    const key = `${word.block}.${word.paragraph}.${word.line}`;
+    lines.set(key, [...(lines.get(key) ?? []), word]);
+  }
+  const centre = (words: readonly OcrWord[]) => mean(words.map((w) => w.box.top + w.box.height / 2));
+  const line = [...lines.values()].sort((a, b) => Math.abs(centre(a) - middle) - Math.abs(centre(b) - middle))[0];
+  if (!line || !line.every((w) => w.confidence >= SURE_REREAD) || !/\p{L}{2}/u.test(line.map((w) => w.text).join(' '))) return undefined;
+  return line
+    .sort((a, b) => a.box.left - b.box.left)
+    .map((w) => w.text)
+    .join(' ');
 }
 
 /**
@@ -136,9 +169,10 @@ function knownSpelling(word: string): string {
   return fixed && !/^[\p{ASCII}]*$/u.test(word) ? matchCase(fixed, word) : word;
 }
 
-/** The words of `text` that `accented` knows, respelled. */
+/** The words of `text` that `accented` knows, respelled; a name read again whole, as read again. */
 export function withAccents(text: string, accented: ReadonlyMap<string, string>): string {
-  return accented.size === 0 ? text : text.replace(/\S+/g, (word) => accented.get(word) ?? word);
+  if (accented.size === 0) return text;
+  return accented.get(text.split(/\s+/).filter(Boolean).join(' ')) ?? text.replace(/\S+/g, (word) => accented.get(word) ?? word);
 }
 
 /** The accented reading in the case of the first reading ("KRÜGER" for "KRUGER" even if read "Krüger"). */

@@ -7,7 +7,7 @@
  */
 import type { PageRef } from './entities.js';
 import type { InvoiceField } from './invoice-field-names.js';
-import { SURE_PAYMENT, type CandidateCategory, type FieldCandidate } from './invoice-fields.js';
+import { hasSmudgedWord, SURE_PAYMENT, type CandidateCategory, type FieldCandidate } from './invoice-fields.js';
 import type { TextRun } from './text-lines.js';
 
 export interface PagedCandidate extends FieldCandidate {
@@ -156,8 +156,13 @@ export function chooseFields(candidates: readonly PagedCandidate[]): Map<Invoice
     if (candidate) chosen.set(field, { page: candidate.page, value: candidate.value, contentNormalized: candidate.contentNormalized, confidence: confidenceOf(candidate, check) });
   };
 
-  for (const field of ['InvoiceId', 'CustomerName', 'VendorTaxId', 'CustomerTaxId', 'VendorName', 'VendorAddress'] as const) {
+  for (const field of ['InvoiceId', 'VendorTaxId', 'CustomerTaxId', 'VendorAddress'] as const) {
     set(field, ofCategory(candidates, field)[0]);
+  }
+  // A name OCR could not read (and no second reading put right) is not detected rather than
+  // reported as letters a reviewer must retype.
+  for (const field of ['CustomerName', 'VendorName'] as const) {
+    set(field, ofCategory(candidates, field).find((c) => !hasSmudgedWord(c.value)));
   }
   // Its mod-97 check digits confirm an IBAN: a misread character fails them.
   set('IBAN', ofCategory(candidates, 'IBAN')[0], 'pass');

@@ -108,9 +108,12 @@ const BLOCK_LABELS: ReadonlySet<LabelCategory> = new Set(['CustomerName', 'Vendo
 /** OCR's confidence below which a word is a smudge read as letters ("sartiodh Mlactdicalc" for a name on a low-resolution scan). */
 export const SMUDGE_CONFIDENCE = 0.3;
 
-/** Whether OCR read a word of letters in the run with next to no confidence (marks without letters, a stray "%", do not count). */
+/**
+ * Whether the run's text still holds a word of letters OCR read with next to no confidence (marks
+ * without letters, a stray "%", do not count; nor a word a second reading replaced).
+ */
 export function hasSmudgedWord(run: TextRun): boolean {
-  return run.words.some((w) => w.confidence < SMUDGE_CONFIDENCE && /\p{L}{2}/u.test(w.text));
+  return run.words.some((w) => w.confidence < SMUDGE_CONFIDENCE && /\p{L}{2}/u.test(w.text) && run.text.includes(w.text));
 }
 
 /** Whether a value run (a line) lies in the block of the other party's label and not in its own label's. */
@@ -145,8 +148,6 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
       if (place !== 'inline' && labelledLines.has(run as TextLine)) continue;
       // A party's name is in its own block: the line across the page under "Bill to" is the customer's, not the supplier's.
       if (place !== 'inline' && BLOCK_LABELS.has(category) && inOtherPartysBlock(run, hit, partyHeadings)) continue;
-      // A name OCR could not read is not detected rather than reported as letters a reviewer must retype.
-      if (BLOCK_LABELS.has(category) && hasSmudgedWord(run)) continue;
       const value = read[category](run, page);
       if (!value) continue;
       const candidate: FieldCandidate = {
