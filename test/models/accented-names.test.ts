@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readingLanguages } from '../../src/models/accented-names.js';
+import { accentedWords, readingLanguages, withAccents } from '../../src/models/accented-names.js';
+import { readPages } from '../../src/models/page-reader.js';
+import { buildPageText } from '../../src/models/text-lines.js';
 import { invoicesUniversalModel } from '../../src/models/invoice.js';
 import { useScratchDir } from '../engines/fixtures.js';
 import { entitiesOf, fields, modelInput, renderPage, scannedLook, textPdf, writeFixture, type Placed } from './document-fixtures.js';
@@ -75,5 +77,28 @@ describe('accents of names read by OCR', () => {
     const image = await writeFixture(scratch.file('tight-name.png'), await scannedLook(page, { degrees: 0.3, noise: 40 }));
     const found = fields(entitiesOf(await invoicesUniversalModel(await modelInput(image, 'image', [1]))));
     expect(found).toMatchObject({ VendorName: 'Transportes Martínez SL', InvoiceTotal: '2421.71' });
+  });
+
+  it('reads again, enlarged, a name OCR read as smudges, and takes that reading only when it is sure', async () => {
+    const page = await renderPage(
+      [
+        { text: 'Bill to:', x: 200, y: 200, size: 40, font: 'sans' },
+        { text: 'James Kumar', x: 200, y: 260, size: 46, font: 'sans' },
+        { text: 'Rua Augusta 11', x: 200, y: 320, size: 40, font: 'sans' },
+      ],
+      { width: 1400, height: 400 },
+    );
+    const image = await writeFixture(scratch.file('smudged-name.png'), page);
+    for await (const source of readPages(await modelInput(image, 'image', [1]), { languages: ['en'] })) {
+      const text = buildPageText(source.words);
+      const name = text.lines.find((line) => line.text === 'James Kumar')!;
+      // The first reading as a low-resolution scan gives it: the same place, letters read with next to no confidence.
+      const smudged = { ...name, text: 'samba Keone', words: name.words.map((w, i) => ({ ...w, text: ['samba', 'Keone'][i]!, confidence: 0.01 })) };
+      const accented = await accentedWords(source, [smudged]);
+      expect(withAccents('samba Keone', accented)).toBe('James Kumar');
+      // Where the pixels show no sure name, nothing is taken.
+      const blank = { ...smudged, box: { ...smudged.box, left: smudged.box.left + 900 } };
+      expect((await accentedWords(source, [blank])).size).toBe(0);
+    }
   });
 });
