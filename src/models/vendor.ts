@@ -207,7 +207,9 @@ const SENDER_LINE_SEPARATOR = /\s[·•|∙*+\-–—]\s/g;
 export function recipientUnderSenderLine(page: PageText): TextLine | undefined {
   const typical = median(page.lines.map((l) => l.layoutBox.height));
   for (const line of page.lines) {
-    if ((line.text.match(SENDER_LINE_SEPARATOR)?.length ?? 0) < 2 || line.layoutBox.height > typical) continue;
+    // Small print by its words' height: OCR may read a dash of the line as a tall mark.
+    const size = median(line.words.map((w) => w.layoutBox.height));
+    if ((line.text.match(SENDER_LINE_SEPARATOR)?.length ?? 0) < 2 || size > typical) continue;
     const below = page.lines.find((candidate) => {
       const a = line.layoutBox;
       const b = candidate.layoutBox;

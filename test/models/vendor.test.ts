@@ -138,6 +138,18 @@ describe('recipientUnderSenderLine', () => {
     );
     expect(recipientUnderSenderLine(page)?.text).toBe('Transportes Santos Unipessoal Lda');
   });
+
+  it('takes the sender line by its words\' height, though OCR read one of its dashes as a tall mark', () => {
+    const words = ocrPage([
+      { text: 'BRIGHTPATH ENGINEERING SARL', top: 40, size: 30 },
+      { text: 'Rue du Marché 135', top: 80, size: 20 },
+      { text: 'BRIGHTPATH ENGINEERING SARL - Rue du Marché 135 - 2413 Lausanne', top: 300, size: 14 },
+      { text: 'Lim Electricals Sarl', top: 330, size: 20 },
+      { text: 'Seestrasse 38', top: 360, size: 20 },
+      { text: '4039 Basel', top: 390, size: 20 },
+    ]).map((word) => (word.text === '-' && word.box.top === 300 ? { ...word, box: { ...word.box, top: 294, height: 30 } } : word));
+    expect(recipientUnderSenderLine(buildPageText(words))?.text).toBe('Lim Electricals Sarl');
+  });
 });
 
 describe('legal forms OCR spoiled', () => {
