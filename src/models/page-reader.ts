@@ -235,8 +235,13 @@ async function readImageWords(
   return found.filter((word) => !repeats(word));
 }
 
-/** An image narrower or lower than this (points) holds no readable line of text: rules, bullets, dots. */
-const MIN_IMAGE_SIDE = 12;
+/**
+ * An image narrower than this (points) holds no readable word, one lower than MIN_IMAGE_HEIGHT no
+ * readable line (rules, bullets, dots); a footer strip 9 points high holds a line of small print
+ * (the vendor's name and IBAN).
+ */
+const MIN_IMAGE_WIDTH = 12;
+const MIN_IMAGE_HEIGHT = 5;
 /** Beyond this many separate images on a page (a mosaic, text set as pictures) one OCR of their union costs less. */
 const MAX_IMAGE_REGIONS = 16;
 
@@ -251,7 +256,7 @@ function imageRegions(boxes: readonly Box[], page: { width: number; height: numb
       const top = Math.max(0, box.top);
       return { left, top, width: Math.min(page.width, box.left + box.width) - left, height: Math.min(page.height, box.top + box.height) - top };
     })
-    .filter((box) => box.width >= MIN_IMAGE_SIDE && box.height >= MIN_IMAGE_SIDE);
+    .filter((box) => box.width >= MIN_IMAGE_WIDTH && box.height >= MIN_IMAGE_HEIGHT);
   const merged: Box[] = [];
   for (let box of clipped) {
     for (let i = merged.length - 1; i >= 0; i--) {

@@ -252,7 +252,10 @@ function splitAtGaps(line: LaidOutWord[]): LaidOutWord[][] {
   let previous: Box | undefined;
   for (const word of line) {
     const gap = previous ? word.layoutBox.left - (previous.left + previous.width) : 0;
-    if (!previous || gap > COLUMN_GAP_LINE_HEIGHTS * height) segments.push([word]);
+    // Spaces grow with the print: between two large words (a name set large beside small print
+    // OCR put on its line) the gap is measured against their own height, not the line's.
+    const scale = previous ? Math.max(height, Math.min(previous.height, word.layoutBox.height)) : height;
+    if (!previous || gap > COLUMN_GAP_LINE_HEIGHTS * scale) segments.push([word]);
     else segments.at(-1)!.push(word);
     previous = word.layoutBox;
   }

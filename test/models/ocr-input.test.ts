@@ -101,4 +101,24 @@ describe('OCR input', () => {
     const lines = entitiesOf(await layoutModel(await modelInput(pdf, 'pdf', [1])), 'Line').map((e) => e.keyValues[0]!.content);
     expect(lines).toContain('IBAN NL91 ABNA 0417 1643 00');
   });
+
+  it('reads a strip of small print set as an image in the footer: the vendor and its IBAN, 9 points high', async () => {
+    const strip = await renderPage([{ text: 'Instalaciones Navarro S.L. - IBAN ES91 2100 0418 4502 0005 1332', x: 20, y: 30, size: 34 }], { width: 1600, height: 40 });
+    const pdf = await writeFixture(
+      scratch.file('footer-strip.pdf'),
+      await textPdf(
+        [
+          [
+            { text: 'FACTURA', x: 50, y: 80, size: 18 },
+            { text: 'Factura n.: 2025/118', x: 350, y: 140 },
+            { text: 'Fecha: 15/01/2025', x: 350, y: 156 },
+            { text: 'Total: 1.210,00 EUR', x: 350, y: 300 },
+          ],
+        ],
+        [{ page: 1, png: strip, x: 40, y: 800, size: 360, height: 9 }],
+      ),
+    );
+    const found = fields(entitiesOf(await invoicesUniversalModel(await modelInput(pdf, 'pdf', [1]))));
+    expect(found).toMatchObject({ VendorName: 'Instalaciones Navarro S.L.', IBAN: 'ES9121000418450200051332', InvoiceId: '2025/118' });
+  });
 });

@@ -31,6 +31,15 @@ describe('lines of a text layer', () => {
     expect(lines.indexOf('12 Harbour Road')).toBeLessThan(lines.indexOf('Bristol BS1 4QA'));
   });
 
+  it('keeps a large name whole when OCR puts small print beside it on its line', () => {
+    // Words 40 high, 30 apart (wide-set capitals), then 10-high address words 60 further right.
+    const name = ['PIONEER', 'SYSTEMS', 'S.L.'].map((text, i) => ({ text, box: { left: 50 + i * 230, top: 100, width: 200, height: 40 }, confidence: 90 }));
+    const address = placedWords('Calle Mayor 3 28013 Madrid Spain', 740, 115, 10);
+    const lines = lineTexts([...name, ...address]);
+    expect(lines).toContain('PIONEER SYSTEMS S.L.');
+    expect(lines).toContain('Calle Mayor 3 28013 Madrid Spain');
+  });
+
   it('does not interleave the lines of a footer set beside a larger name', () => {
     // An 18 pt name spanning the height of two 8 pt lines set right after it.
     const page = [...placedWords('Northwind', 50, 800, 18), ...placedWords('Registered office: 12 Harbour Road', 150, 802, 8), ...placedWords('VAT GB123456789', 150, 811, 8)];
