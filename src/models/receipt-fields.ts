@@ -9,7 +9,7 @@ import { findAmounts, findDates, plain } from './normalize.js';
 import { unionBox } from './geometry.js';
 import { respellKnownWords } from './known-words.js';
 import { joinRuns, median, type PageText, type TextLine, type TextRun } from './text-lines.js';
-import { correctLegalForm, LEGAL_FORM } from './vendor.js';
+import { correctLegalForm, hasLegalForm } from './vendor.js';
 
 /** How many lines from the top a receipt's header (name, address, numbers) may take. */
 const HEADER_LINES = 14;
@@ -39,7 +39,7 @@ function nameLike(line: TextLine): boolean {
   if (letters < 3 || findDates(line.text).length > 0 || findAmounts(line.text).some((a) => a.decimals)) return false;
   if (REGISTRATION.test(text) || AFTER_ADDRESS.test(text)) return false;
   // OCR turns letters of a name into digits ("99 SPEED N9R7 S/B"): a legal form allows more.
-  return (text.match(/\d/g)?.length ?? 0) <= (LEGAL_FORM.test(text) ? 0.5 : 0.2) * letters;
+  return (text.match(/\d/g)?.length ?? 0) <= (hasLegalForm(text) ? 0.5 : 0.2) * letters;
 }
 
 /** A line's text for telling names: plain, without a trailing company number, legal form put right ("SDN 3HD"). */
@@ -76,7 +76,7 @@ export function receiptHeader(page: PageText, hits: readonly LabelHit[]): FieldC
   const typical = median(page.lines.map((l) => l.layoutBox.height));
   let best: { index: number; score: number } | undefined;
   for (const [index, line] of lines.entries()) {
-    if (isTitleOrLabel(line, labelled) || !nameLike(line) || (addressLike(line) && !LEGAL_FORM.test(textForName(line)))) continue;
+    if (isTitleOrLabel(line, labelled) || !nameLike(line) || (addressLike(line) && !hasLegalForm(textForName(line)))) continue;
     // The header ends where the body starts: a date, or an amount in a line with words, before this
     // line (figures alone above the name are a logo or specks OCR read as figures, "1 8 0201.6").
     if (lines.slice(0, index).some((l) => findDates(l.text).length > 0 || (/\p{L}{2}/u.test(l.text) && findAmounts(l.text).some((a) => a.decimals)))) break;
@@ -84,13 +84,13 @@ export function receiptHeader(page: PageText, hits: readonly LabelHit[]): FieldC
     const next = lines[index + 1];
     const afterNext = lines[index + 2];
     let score = 0.3 - 0.02 * index;
-    if (LEGAL_FORM.test(text)) score += 0.35;
+    if (hasLegalForm(text)) score += 0.35;
     if (next && headsAddress(next)) score += 0.2;
     // A street line without a number ("AUTOROUTE RABAT MEKNES") above the postcode line starts the address too.
     else if (next && afterNext && nameLike(next) && postcodeFirst(afterNext)) score += 0.2;
     // And such a line is itself the street, not the name, when a name-like line heads it.
     if (index > 0 && next && postcodeFirst(next) && nameLike(lines[index - 1]!)) score -= 0.1;
-    if (next && afterNext && nameLike(next) && LEGAL_FORM.test(textForName(next)) && headsAddress(afterNext)) score += 0.15;
+    if (next && afterNext && nameLike(next) && hasLegalForm(textForName(next)) && headsAddress(afterNext)) score += 0.15;
     if (line.layoutBox.height > 1.25 * typical) score += 0.1;
     if (line.text === line.text.toLowerCase()) score -= 0.25;
     if (!best || score > best.score) best = { index, score };
@@ -155,7 +155,7 @@ function wholeName(lines: readonly TextLine[], index: number): TextLine[] {
   // A line that reads as a continuation ("ENTERPRISE (SETIA", "(M) SDN BHD", "ALAM) SDN BHD") has its start above.
   for (let i = index - 1; i >= 0 && name.length < MAX_NAME_LINES; i--) {
     const first = plain(name[0]!.text).trim();
-    const continuation = /^[(&]/.test(first) || first.split(/\s+/).length <= 2 || LEGAL_FORM.test(first.split(/\s+/)[0] ?? '') || unbalanced(first, ')');
+    const continuation = /^[(&]/.test(first) || first.split(/\s+/).length <= 2 || hasLegalForm(first.split(/\s+/)[0] ?? '') || unbalanced(first, ')');
     if (!continuation || !part(lines[i], name[0]!)) break;
     name.unshift(lines[i]!);
   }
@@ -165,7 +165,7 @@ function wholeName(lines: readonly TextLine[], index: number): TextLine[] {
     // A second line right above the company number or the address ("RESTAURANT JIAWEI" / "JIAWEI HOUSE" / "(002693074-K)") ends the name.
     // Not a line above the postcode line: that is the street ("RELAIS TOTAL OULMES" / "AUTOROUTE RABAT MEKNES" / "15000 KHEMISSET").
     const aboveAddress = name.length === 1 && !NAME_END.test(last) && lines[i + 1] !== undefined && headsAddress(lines[i + 1]!) && !postcodeFirst(lines[i + 1]!) && !addressLike(next);
-    const continues = /[&(-]$/.test(last) || unbalanced(last, '(') || /^[(&]/.test(next.text.trim()) || (!NAME_END.test(last) && LEGAL_FORM.test(textForName(next))) || aboveAddress;
+    const continues = /[&(-]$/.test(last) || unbalanced(last, '(') || /^[(&]/.test(next.text.trim()) || (!NAME_END.test(last) && hasLegalForm(textForName(next))) || aboveAddress;
     if (!continues || !part(next, name.at(-1)!)) break;
     name.push(next);
   }

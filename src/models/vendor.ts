@@ -13,8 +13,16 @@ import { subRun } from './field-values.js';
 import { joinRuns, median, runOfWords, type PageText, type PlacedWord, type TextLine, type TextRun } from './text-lines.js';
 
 /** Legal forms of companies (on plain text), in the countries whose documents we read. */
-export const LEGAL_FORM =
+const LEGAL_FORM =
   /(?:^|[\s,(])(?:gmbh(?:\s*&\s*co\.?\s*kg)?|ag|kg|ug|ohg|e\.\s?k\.?|b\.\s?v\.?|bv|n\.\s?v\.?|nv|v\.o\.f\.?|vof|bvba|sprl|srl|sarl|s\.a\.r\.l\.?|sas|sasu|eurl|s\.\s?a\.?|sa|s\.\s?a\.\s?s\.?|s\.\s?r\.\s?l\.?|s\.\s?p\.\s?a\.?|spa|s\.\s?n\.\s?c\.?|snc|s\.\s?l\.?(?:\s?u\.?)?|sl|slu|lda\.?|ltda\.?|unipessoal|ltd\.?|limited|llc|l\.l\.c\.?|llp|plc|inc\.?|incorporated|corp\.?|corporation|co\.|company|pvt\.?(?:\s*ltd\.?)?|private\s+limited|(?:sdn\.?\s*)?bhd\.?|s\/b|pte\.?(?:\s*ltd\.?)?|pty\.?(?:\s*ltd\.?)?|oy|ab|a\/s|aps|kft|sp\.?\s*z\s*o\.?\s*o\.?|enterprises?|trading|traders|holdings?|industries|group|restaurant|restoran|cafe|bakeries|hardware|stationery|store|mart|shop|supermarket|pharmacy|hotel)(?=$|[\s,.)])/;
+
+/** A Dutch postcode ("5211 AB"): its two letters are no legal form (AB, AG, BV...). */
+const DUTCH_POSTCODE = /\b\d{4}\s?[a-z]{2}\b/gi;
+
+/** Whether a text (plain, or as printed) names a legal form of company, postcodes apart. */
+export function hasLegalForm(text: string): boolean {
+  return LEGAL_FORM.test(text.toLowerCase().replace(DUTCH_POSTCODE, ' '));
+}
 
 /**
  * A company name with the OCR's usual misreadings of its legal form put right ("SON BHD",
@@ -51,7 +59,7 @@ function cannotBeName(line: TextLine, labelled: ReadonlySet<TextLine>): boolean 
   const text = plain(line.text).trim();
   if (labelled.has(line)) return true;
   if (!/\p{L}{2}/u.test(text) || text.length > 70) return true;
-  if (TITLE.test(text) && !LEGAL_FORM.test(text)) return true;
+  if (TITLE.test(text) && !hasLegalForm(text)) return true;
   if (findDates(line.text).length > 0 || findAmounts(line.text).some((a) => a.decimals)) return true;
   if (/@|www\.|https?:|^\+?\d[\d\s()-]{6,}$/.test(text)) return true;
   // Mostly digits: an address number, a phone, a postcode line.
@@ -89,12 +97,12 @@ export function guessVendor(page: PageText, hits: readonly LabelHit[], customerL
     const run: TextRun = segment ?? line;
     const text = plain(run.text).trim();
     // An address or contact line heads no block: it is part of one.
-    if (!segment && (cannotBeName(line, labelled) || (isDetailLine(line.text) && !LEGAL_FORM.test(text)))) continue;
+    if (!segment && (cannotBeName(line, labelled) || (isDetailLine(line.text) && !hasLegalForm(text)))) continue;
     if (segment && (!/\p{L}{3}/u.test(text) || TITLE.test(text))) continue;
     // Letters OCR could not read are no name a reviewer can use.
     if (hasSmudgedWord(run)) continue;
     if (customerNames.has(text)) continue;
-    const legal = LEGAL_FORM.test(text);
+    const legal = hasLegalForm(text);
     const position = (line.layoutBox.top - pageTop) / span;
     const top = position < 0.3;
     const footer = position > 0.85;

@@ -47,6 +47,18 @@ describe('vendor', () => {
     expect(entities.find((e) => e.category === 'VendorTaxId')?.keyValues[0]?.contentNormalized).toBe('NL123456789B01');
   });
 
+  it('is not the address line whose Dutch postcode ends in letters that spell a legal form ("5211 AB")', async () => {
+    const entities = await read([
+      { text: 'Bakkerij De Gouden Korst', x: 50, y: 40 },
+      { text: "Molenstraat 8, 5211 AB 's-Hertogenbosch", x: 50, y: 54 },
+      { text: 'KvK 12345678  BTW NL001234567B01', x: 50, y: 68 },
+      { text: 'FACTUUR', x: 50, y: 110, size: 16 },
+      { text: 'Factuurnr.: 2026-112', x: 50, y: 130 },
+      ...ITEMS,
+    ]);
+    expect(vendorOf(entities)).toBe('Bakkerij De Gouden Korst');
+  });
+
   it('is found in the legal line of the footer when the header names nobody', async () => {
     const entities = await read([
       { text: 'INVOICE', x: 50, y: 40, size: 20 },
