@@ -4,7 +4,7 @@
  * candidate against others.
  */
 import { findIbans, findTaxId } from './identifiers.js';
-import { findAmounts, findCurrency, findDates, type DateOptions } from './normalize.js';
+import { findAmounts, findCurrency, findDates, type DateOptions, type FoundAmount } from './normalize.js';
 import { runInRange, type PageText, type TextRun } from './text-lines.js';
 
 export interface ReadValue {
@@ -65,8 +65,21 @@ export function readDate(options: DateOptions): ValueReader {
  * The first amount of the run: with decimals or a currency it is surely one; a bare integer may
  * be a count. Words before it ("Total items 3 ... 31.00") make it less sure.
  */
-export const readAmount: ValueReader = (run, page) => {
-  const amounts = findAmounts(run.text);
+export const readAmount: ValueReader = (run, page) => firstAmount(run, page, findAmounts(run.text));
+
+/**
+ * Words that name the base a tax is reckoned on, right before an amount: on a tax line that
+ * prints both ("TVA 5,5% HT 10,10 TVA 0,56", "IVA 10% BASE 10,85 CUOTA 1,09") it is not the tax.
+ */
+const TAX_BASE = /(?:^|[^\p{L}])(?:ht|h\.t\.|hors\s+taxes?|net|nett|netto|base|basis|excl\.?|taxable|imponible|imponibile|grundlage|iliquido)\s*[:=]?\s*\p{Sc}?\s*$/iu;
+
+/** A tax's amount: the first amount of the run that is not its base. */
+export const readTaxAmount: ValueReader = (run, page) => {
+  const start = (a: FoundAmount) => (a.currency ? Math.min(a.currency.index, a.index) : a.index);
+  return firstAmount(run, page, findAmounts(run.text).filter((a) => !TAX_BASE.test(run.text.slice(0, start(a)))));
+};
+
+function firstAmount(run: TextRun, page: PageText, amounts: readonly FoundAmount[]): ReadValue | undefined {
   const amount = amounts.find((a) => a.decimals || a.currency) ?? amounts[0];
   if (!amount) return undefined;
   const start = amount.currency ? Math.min(amount.currency.index, amount.index) : amount.index;
@@ -76,7 +89,7 @@ export const readAmount: ValueReader = (run, page) => {
   let fit = amount.decimals ? 1 : amount.currency ? 0.8 : 0.4;
   if (/\p{L}{2}/u.test(before.replace(/\b(?:[A-Z]{3}|RM|Rs|Fr)\b/g, ''))) fit *= 0.6;
   return { run: sub, contentNormalized: amount.value, fit };
-};
+}
 
 /** Words that are labels or titles, never an id. */
 const NOT_AN_ID = /^(?:date|datum|data|fecha|dated|page|total|invoice|facture|rechnung|factuur|fattura|factura|fatura|tax|vat|due|no\.?|nr\.?|number)$/i;

@@ -8,7 +8,7 @@ import { overlap } from './geometry.js';
 import type { InvoiceField } from './invoice-field-names.js';
 import { INVOICE_LABELS, type LabelCategory } from './invoice-labels.js';
 import { compileLabels, findLabelHits, valuesOf, type LabelHit, type ValuePlace, type ValueRun } from './label-hits.js';
-import { plausibleYear, readAmount, readCurrency, readDate, readIban, readIdentifier, readName, readTaxId, subRun, type ValueReader } from './field-values.js';
+import { plausibleYear, readAmount, readCurrency, readDate, readIban, readIdentifier, readName, readTaxAmount, readTaxId, subRun, type ValueReader } from './field-values.js';
 import { findAmounts, findCurrencies, findDates, type DateOptions } from './normalize.js';
 import type { LayoutTable } from './tables.js';
 import type { PageText, TextLine, TextRun } from './text-lines.js';
@@ -82,8 +82,8 @@ function readers(options: PageReadOptions): Readonly<Record<Exclude<LabelCategor
     CustomerTaxId: readTaxId(options.portuguese),
     TaxId: readTaxId(options.portuguese),
     SubTotal: readAmount,
-    TotalTax: readAmount,
-    TaxLine: readAmount,
+    TotalTax: readTaxAmount,
+    TaxLine: readTaxAmount,
     InvoiceTotal: readAmount,
     Tendered: readAmount,
     Change: readAmount,

@@ -95,17 +95,30 @@ function labelsAName(plain: string, start: number, labelEnd: number, valueStart:
   return /\S/.test(plain.slice(labelEnd, valueStart)) || plain.slice(valueStart).trim() === '';
 }
 
+/** An amount with cents right after a label (its separators skipped): "TVA 0,56", "VAT: € 12.30". */
+const AMOUNT_NEXT = /^[\s:;.·…_=>|]*[-−]?\p{Sc}?\s?\d{1,3}(?:[.,\s']?\d{3})*[.,]\d{2}(?!\d)/u;
+
+/**
+ * The longest label at `at`; of labels as long, the one whose kind of value follows: a tax word
+ * names the tax number ("TVA FR12...") or the tax amount ("TVA 0,56") by what comes after it, else
+ * the surer one.
+ */
 function longestLabelAt(text: string, at: number, labels: readonly CompiledLabel[]): { definition: LabelDefinition; end: number } | undefined {
   let best: { definition: LabelDefinition; end: number } | undefined;
+  const fits = (definition: LabelDefinition, end: number) => AMOUNT_CATEGORIES.has(definition.category) === AMOUNT_NEXT.test(text.slice(end));
   for (const { definition, pattern } of labels) {
     pattern.lastIndex = at;
     const match = pattern.exec(text);
     if (!match || match[0].length === 0) continue;
     const end = at + match[0].length;
-    if (!best || end > best.end || (end === best.end && definition.strength > best.definition.strength)) best = { definition, end };
+    const better = !best || end > best.end || (end === best.end && (fits(definition, end) === fits(best.definition, end) ? definition.strength > best.definition.strength : fits(definition, end)));
+    if (better) best = { definition, end };
   }
   return best;
 }
+
+/** Labels whose value is an amount. */
+const AMOUNT_CATEGORIES: ReadonlySet<string> = new Set(['SubTotal', 'TotalTax', 'TaxLine', 'InvoiceTotal', 'Tendered', 'Change', 'Rounding']);
 
 /** Words a label may run on by beyond the vocabulary's part of it, before its value to the right. */
 const MAX_LABEL_WORDS_AFTER = 3;

@@ -1,0 +1,25 @@
+/**
+ * Tax lines that print the base beside the tax ("TVA 5,5% HT 10,10 TVA 0,56"): the tax is the
+ * amount after the tax word, not the base; a bare tax word before an amount is the tax, not a
+ * label of the tax number.
+ */
+import { describe, expect, it } from 'vitest';
+import { receiptsModel } from '../../src/models/invoice.js';
+import { useScratchDir } from '../engines/fixtures.js';
+import { entitiesOf, fields, modelInput, textPdf, writeFixture } from './document-fixtures.js';
+
+describe('tax lines of a receipt', () => {
+  const scratch = useScratchDir();
+  let count = 0;
+  const read = async (lines: readonly string[]) => {
+    const pdf = await writeFixture(scratch.file(`tax-lines-${++count}.pdf`), await textPdf([lines.map((text, i) => ({ text, x: 40, y: 40 + 14 * i, font: 'mono' as const }))]));
+    return fields(entitiesOf(await receiptsModel(await modelInput(pdf, 'pdf', [1]))));
+  };
+
+  it('takes the tax after the tax word, not the base before it (French HT, Spanish base and cuota)', async () => {
+    const french = await read(['CARREFOUR CITY', '12 RUE DE RIVOLI', '75004 PARIS', '', 'BAGUETTE TRADITION      1,20', 'CAMEMBERT               9,46', '', 'TOTAL TTC              10,66', 'ESPECES                20,00', 'RENDU MONNAIE           9,34', '', 'TVA 5,5%  HT 10,10  TVA 0,56', '15/03/2026 18:45']);
+    expect(french).toMatchObject({ InvoiceTotal: '10.66', TotalTax: '0.56' });
+    const spanish = await read(['MERCADONA, S.A.', 'C/ ALCALA 150', '28009 MADRID', 'NIF: A46103834', '', 'LECHE ENTERA           0,89', 'ACEITE OLIVA 1L       11,05', '', 'TOTAL (EUR)           11,94', 'EFECTIVO              20,00', 'CAMBIO                 8,06', '', 'IVA 10%  BASE 10,85  CUOTA 1,09', '17/03/2026 12:05']);
+    expect(spanish).toMatchObject({ InvoiceTotal: '11.94', TotalTax: '1.09', VendorTaxId: 'A46103834' });
+  });
+});
