@@ -75,8 +75,27 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     `(?:document|documento|doc\\.?)\\s*${NO}`,
     `${NO}\\s*(?:del?\\s*|do\\s*)?(?:document|documento|doc\\.?)`,
     `no\\.?\\s*resit`,
+    // A credit note's own number.
+    `(?:credit|debit)\\s*(?:note|memo)\\s*${NO}`,
+    `gutschrift(?:s)?\\s*-?\\s*${NO}`,
+    'gutschriftsnummer',
+    `avoir\\s*${NO}`,
+    `${NO}\\s*(?:d'|de\\s*l')?avoir`,
+    `nota\\s*(?:de|di)\\s*(?:credito|debito)\\s*${NO}`,
+    `creditnota\\s*-?\\s*${NO}`,
+    'creditnotanummer',
   ]),
-  ...labels('InvoiceId', 0.7, ['(?:tax\\s*)?invoice', 'facture', 'rechnung', 'factuur', 'fattura', 'factura', 'fatura(?:[-\\s]recibo)?', 'receipt', 'bill']),
+  ...labels('InvoiceId', 0.7, ['(?:tax\\s*)?invoice', 'facture', 'rechnung', 'factuur', 'fattura', 'factura', 'fatura(?:[-\\s]recibo)?', 'receipt', 'bill', '(?:credit|debit)\\s*(?:note|memo)', 'gutschrift', 'nota\\s*de\\s*credito', 'creditnota']),
+  // The invoice a credit note corrects: a reference, not the document's own number.
+  ...labels('Other', 1, [
+    '(?:original|related|corrected|referenced)\\s*invoice(?:\\s*(?:no\\.?|number|#))?',
+    'facture\\s*(?:d\\s*\'?\\s*origine|initiale|rectifiee)',
+    'factura\\s*(?:original|rectificada)',
+    'fatura\\s*(?:original|retificada)',
+    '(?:ursprungliche|urspr\\.?|bezugs)\\s*-?\\s*rechnung(?:\\s*-?\\s*nr\\.?)?',
+    'oorspronkelijke\\s*factuur',
+    'fattura\\s*(?:originale|di\\s*riferimento)',
+  ]),
   ...labels('InvoiceId', 0.45, [NO, 'reference', 'ref\\.?', 'referentie', 'referencia', 'riferimento']),
 
   ...labels('InvoiceDate', 1, [
