@@ -148,7 +148,7 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'subtotale',
     'zwischensumme',
     'sous\\s*-?\\s*total',
-    `total\\s*(?:excl\\.?|excluding|exclusive\\s*of|before|without|w/o|ex\\.?)\\s*(?:of\\s*)?${TAX_WORD}?`,
+    `total\\s*(?:excl\\.?|exkl\\.?|excluding|exclusive\\s*of|before|without|w/o|ohne|ex\\.?)\\s*(?:of\\s*)?${TAX_WORD}?`,
     'total\\s*(?:before\\s*tax(?:es)?|pre-?\\s*tax)',
     'total\\s*(?:net|ht|hors\\s*taxes?|sans\\s*tva|s/?\\s*iva|sem\\s*iva|sin\\s*iva|iliquido|netto|imponibile|exclusief\\s*btw|excl\\.?\\s*btw)',
     'net\\s*(?:amount|value|sum)',

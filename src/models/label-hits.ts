@@ -53,6 +53,8 @@ export function findLabelHits(page: PageText, labels: readonly CompiledLabel[], 
   for (const line of page.lines) {
     if (excluded.has(line)) continue;
     const { plain, offsets } = plainWithOffsets(line.text);
+    // Where the line's last label ended, in `plain`.
+    let lastEnd = -1;
     for (let at = 0; at < plain.length; ) {
       const wordStart = (at === 0 || !/[\p{L}\p{N}]/u.test(plain[at - 1]!)) && /[\p{L}\p{N}#]/u.test(plain[at]!);
       const best = wordStart ? longestLabelAt(plain, at, labels) : undefined;
@@ -73,8 +75,15 @@ export function findLabelHits(page: PageText, labels: readonly CompiledLabel[], 
         at = best.end;
         continue;
       }
-      hits.push({ definition: best.definition, line, start: offsets[at]!, labelEnd: offsets[best.end]!, valueStart: offsets[SEPARATOR.lastIndex]! });
-      at = best.end;
+      const previous = hits.at(-1);
+      if (previous?.line === line && previous.definition.category === best.definition.category && /^[\s(/:]*$/.test(plain.slice(lastEnd, at))) {
+        // The label's other name beside it, in brackets or after a slash ("Buyer (Bill to)"): one label.
+        SEPARATOR.lastIndex = best.end + (/^[\s)]*/.exec(plain.slice(best.end))?.[0].length ?? 0);
+        SEPARATOR.exec(plain);
+        previous.labelEnd = offsets[best.end]!;
+        previous.valueStart = offsets[SEPARATOR.lastIndex]!;
+      } else hits.push({ definition: best.definition, line, start: offsets[at]!, labelEnd: offsets[best.end]!, valueStart: offsets[SEPARATOR.lastIndex]! });
+      lastEnd = at = best.end;
     }
   }
   return hits;
@@ -88,10 +97,11 @@ const NAME_LABELS: ReadonlySet<string> = new Set(['VendorName', 'CustomerName'])
  * ("Bright Client Services Ltd", "Customer: Supplier Direct Ltd"): after other words of its line
  * it labels a name only when a sign (a colon, a dash) follows it or when it ends the line (the name
  * is below it or in a column to its right). Opening a line it stays a label ("Bill to Example
- * Ltd", "Spett.le Bianchi SpA").
+ * Ltd", "Spett.le Bianchi SpA"), and so it does in brackets or after a slash ("Buyer (Bill to)").
  */
 function labelsAName(plain: string, start: number, labelEnd: number, valueStart: number): boolean {
-  if (/^[\s|*•-]*$/.test(plain.slice(0, start))) return true;
+  // Opening its line, or in brackets or after a slash beside another label ("Buyer (Bill to)").
+  if (/^[\s|*•-]*$/.test(plain.slice(0, start)) || /[(/]\s*$/.test(plain.slice(0, start))) return true;
   return /\S/.test(plain.slice(labelEnd, valueStart)) || plain.slice(valueStart).trim() === '';
 }
 
@@ -126,8 +136,8 @@ const MAX_LABEL_WORDS_AFTER = 3;
 /** A value on the next line must start within this many line heights below its label. */
 const MAX_BELOW_LINE_HEIGHTS = 2;
 
-/** Table borders and leaders OCR reads between a label and its value. */
-const NOT_A_VALUE = /^[\s|:;.,·…\-–—_=>[\]]*$/;
+/** Table borders and leaders OCR reads between a label and its value, and the brackets of a label beside another ("Buyer (Bill to)"). */
+const NOT_A_VALUE = /^[\s|:;.,·…\-–—_=>[\]()]*$/;
 
 /**
  * Where the value of a label may be: the rest of its line up to the next label; when the label

@@ -41,6 +41,16 @@ describe('labels of the parties', () => {
     expect(found).toMatchObject({ VendorName: 'Acme Widgets GmbH', CustomerName: 'Example Buyer Ltd' });
   });
 
+  it('label the name as one, with the other name of the label beside it in brackets: "Buyer (Bill to)"', async () => {
+    const found = await read([
+      { text: 'Shree Ganesh Traders', x: 50, y: 60, size: 14 },
+      { text: 'Invoice No: SGT/2025-26/0412', x: 330, y: 60 },
+      { text: 'Buyer (Bill to)', x: 50, y: 200 },
+      { text: 'Kaveri Textiles Pvt Ltd', x: 50, y: 214 },
+    ]);
+    expect(found).toMatchObject({ CustomerName: 'Kaveri Textiles Pvt Ltd', VendorName: 'Shree Ganesh Traders' });
+  });
+
   it('still label the name with a colon, alone on their line, or opening it', async () => {
     expect(await read([{ text: 'Acme Widgets GmbH', x: 50, y: 60, size: 14 }, { text: 'Customer: Harbourside Design', x: 50, y: 200 }])).toMatchObject({ CustomerName: 'Harbourside Design' });
     expect(await read([{ text: 'Acme Widgets GmbH', x: 50, y: 60, size: 14 }, { text: 'CUSTOMER', x: 50, y: 200 }, { text: 'Harbourside Design', x: 50, y: 216 }])).toMatchObject({ CustomerName: 'Harbourside Design' });

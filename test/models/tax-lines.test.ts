@@ -4,7 +4,7 @@
  * label of the tax number.
  */
 import { describe, expect, it } from 'vitest';
-import { receiptsModel } from '../../src/models/invoice.js';
+import { invoicesUniversalModel, receiptsModel } from '../../src/models/invoice.js';
 import { useScratchDir } from '../engines/fixtures.js';
 import { entitiesOf, fields, modelInput, textPdf, writeFixture } from './document-fixtures.js';
 
@@ -21,5 +21,15 @@ describe('tax lines of a receipt', () => {
     expect(french).toMatchObject({ InvoiceTotal: '10.66', TotalTax: '0.56' });
     const spanish = await read(['MERCADONA, S.A.', 'C/ ALCALA 150', '28009 MADRID', 'NIF: A46103834', '', 'LECHE ENTERA           0,89', 'ACEITE OLIVA 1L       11,05', '', 'TOTAL (EUR)           11,94', 'EFECTIVO              20,00', 'CAMBIO                 8,06', '', 'IVA 10%  BASE 10,85  CUOTA 1,09', '17/03/2026 12:05']);
     expect(spanish).toMatchObject({ InvoiceTotal: '11.94', TotalTax: '1.09', VendorTaxId: 'A46103834' });
+  });
+});
+
+describe('totals of an invoice before and after tax', () => {
+  const scratch = useScratchDir();
+
+  it('reads the German-Swiss "Total exkl. MWST" as the subtotal, not as the tax', async () => {
+    const lines = ['Alpen Software AG', 'Bahnhofstrasse 10, 8001 Zurich', 'Rechnung Nr. 2025-118', 'Datum: 03.11.2025', '', "Total exkl. MWST CHF 1'000.00", 'MWST 8.1% CHF 81.00', "Total inkl. MWST CHF 1'081.00"];
+    const pdf = await writeFixture(scratch.file('swiss.pdf'), await textPdf([lines.map((text, i) => ({ text, x: 40, y: 40 + 16 * i }))]));
+    expect(fields(entitiesOf(await invoicesUniversalModel(await modelInput(pdf, 'pdf', [1]))))).toMatchObject({ SubTotal: '1000.00', TotalTax: '81.00', InvoiceTotal: '1081.00' });
   });
 });
