@@ -114,6 +114,16 @@ export async function accentedWords(page: SourcePage, runs: readonly TextRun[]):
   return accented;
 }
 
+/** The words of an OCR reading by the line tesseract set them on. */
+function ocrLines(read: readonly OcrWord[]): Map<string, OcrWord[]> {
+  const lines = new Map<string, OcrWord[]>();
+  for (const word of read) {
+    const key = `${word.block}.${word.paragraph}.${word.line}`;
+    lines.set(key, [...(lines.get(key) ?? []), word]);
+  }
+  return lines;
+}
+
 /** OCR's confidence in every word of a second reading that makes it replace a first one it could not read. */
 const SURE_REREAD = 0.85;
 
@@ -122,11 +132,7 @@ const SURE_REREAD = 0.85;
  * neighbour's line may show at its edges), when OCR read each of its words surely.
  */
 function sureMiddleLine(read: readonly OcrWord[], middle: number): string | undefined {
-  const lines = new Map<string, OcrWord[]>();
-  for (const word of read) {
-    const key = `${word.block}.${word.paragraph}.${word.line}`;
-    lines.set(key, [...(lines.get(key) ?? []), word]);
-  }
+  const lines = ocrLines(read);
   const centre = (words: readonly OcrWord[]) => mean(words.map((w) => w.box.top + w.box.height / 2));
   const line = [...lines.values()].sort((a, b) => Math.abs(centre(a) - middle) - Math.abs(centre(b) - middle))[0];
   if (!line || !line.every((w) => w.confidence >= SURE_REREAD) || !/\p{L}{2}/u.test(line.map((w) => w.text).join(' '))) return undefined;
@@ -142,11 +148,7 @@ function sureMiddleLine(read: readonly OcrWord[], middle: number): string | unde
  * Nothing else is taken from the second reading.
  */
 function sameWords(read: readonly OcrWord[], original: readonly string[]): string[] | undefined {
-  const lines = new Map<string, OcrWord[]>();
-  for (const word of read) {
-    const key = `${word.block}.${word.paragraph}.${word.line}`;
-    lines.set(key, [...(lines.get(key) ?? []), word]);
-  }
+  const lines = ocrLines(read);
   const folded = original.map(foldAccents);
   for (const line of lines.values()) {
     const texts = line.sort((a, b) => a.box.left - b.box.left).map((w) => w.text);
