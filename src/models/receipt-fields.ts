@@ -9,7 +9,7 @@ import { findAmounts, findDates, plain } from './normalize.js';
 import { unionBox } from './geometry.js';
 import { respellKnownWords } from './known-words.js';
 import { joinRuns, median, type PageText, type TextLine, type TextRun } from './text-lines.js';
-import { correctLegalForm, hasLegalForm } from './vendor.js';
+import { correctLegalForm, hasLegalForm, repairLegalForm } from './vendor.js';
 
 /** How many lines from the top a receipt's header (name, address, numbers) may take. */
 const HEADER_LINES = 14;
@@ -264,18 +264,6 @@ function bracketReadAsC(text: string): string {
     }
   }
   return fixed;
-}
-
-/**
- * A name's legal form as OCR spoils it, beyond what correctLegalForm knows: the middle H of "BHD"
- * keeps it when the rest is misread ("SDN HHU"), and the slash of "S/B" tells it at the name's
- * end ("5/D", "S/8").
- */
-export function repairLegalForm(name: string): string {
-  return correctLegalForm(name)
-    .replace(/\b(S[DO0B8][NM]\.?\s*)[A-Z0-9]H[A-Z0-9]\b/g, '$1BHD')
-    .replace(/\b(S[do0][nm]\.?\s*)[A-Za-z0-9]h[a-z0-9]\b/g, '$1Bhd')
-    .replace(/(?<![\p{L}\p{N}])[S5$][/|][B8DE3]\.?$/u, 'S/B');
 }
 
 /** Name-like lines that may stand between a shop's name and its address (second name, branch, former name). */

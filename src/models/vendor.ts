@@ -35,6 +35,18 @@ export function correctLegalForm(name: string): string {
   });
 }
 
+/**
+ * A name's legal form as OCR spoils it, beyond what correctLegalForm knows: the middle H of
+ * "BHD" keeps it when the rest is misread ("SDN HHU"), and the slash of "S/B" tells it at the
+ * name's end ("5/D", "S/8"). For names OCR read; a text layer's get correctLegalForm alone.
+ */
+export function repairLegalForm(name: string): string {
+  return correctLegalForm(name)
+    .replace(/\b(S[DO0B8][NM]\.?\s*)[A-Z0-9]H[A-Z0-9]\b/g, '$1BHD')
+    .replace(/\b(S[do0][nm]\.?\s*)[A-Za-z0-9]h[a-z0-9]\b/g, '$1Bhd')
+    .replace(/(?<![\p{L}\p{N}])[S5$][/|][B8DE3]\.?$/u, 'S/B');
+}
+
 /** Document titles and other headings that are never the vendor. */
 const TITLE =
   /^(?:tax\s+|commercial\s+|proforma\s+|pro\s*forma\s+|simplified\s+)?(?:invoice|bill|receipt|statement|quotation|quote|credit\s+note|debit\s+note|facture|rechnung|factuur|fattura|factura|fatura|recibo|ticket|nota|original|copy|duplicate|duplicado|page|pagina|seite|welcome|thank\s+you|cash\s+(?:sale|bill)|official\s+receipt|sales\s+receipt|tax\s+invoice|verkoopfactuur|fatura-recibo|factura\s+simplificada)\b/;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { receiptsModel } from '../../src/models/invoice.js';
-import { fixOcrConfusions, repairLegalForm, stripRegistration } from '../../src/models/receipt-fields.js';
+import { fixOcrConfusions, stripRegistration } from '../../src/models/receipt-fields.js';
+import { repairLegalForm } from '../../src/models/vendor.js';
 import { useScratchDir } from '../engines/fixtures.js';
 import { entitiesOf, fields, modelInput, renderPage, scannedLook, textPdf, writeFixture, type Placed } from './document-fixtures.js';
 
