@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { pino } from 'pino';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -11,6 +13,7 @@ import type { ThreadModelInput } from '../src/pipeline/engine-protocol.js';
 import { UnsupportedFileError } from '../src/pipeline/source-inspection.js';
 import { threadModelInput } from './models/document-fixtures.js';
 import { numberedPagesPdf } from './support/fixtures.js';
+import { repoRoot } from './support/processes.js';
 
 /**
  * The engine threads load the app's TypeScript modules under vitest (and tsx: the same bootstrap),
@@ -90,5 +93,12 @@ describe('engine threads', () => {
     }
     // This process and the other pool are unharmed.
     expect(await pool.inspectSource(await file('after.pdf', await numberedPagesPdf(1)))).toMatchObject({ pageCount: 1 });
+  });
+
+  it('close between native calls: a pool closed while PP-OCR reads a receipt never aborts the process', async () => {
+    // onnxruntime-node aborts the whole process when its thread ends inside an inference; so the
+    // closes happen in a process of their own, several times at different moments of the reading.
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/support/close-mid-inference.ts'], { cwd: repoRoot });
+    expect(stdout).toContain('closed cleanly');
   });
 });

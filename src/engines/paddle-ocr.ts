@@ -20,6 +20,7 @@ import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import type * as Ort from 'onnxruntime-node';
 import { EngineError, errorMessage, ImageUnreadableError } from './errors.js';
+import { nativeCallGate } from './native-call-gate.js';
 import type { OcrResult, OcrWord } from './ocr.js';
 
 const ENGINE = 'PP-OCR';
@@ -69,9 +70,11 @@ async function loadModels(): Promise<Models> {
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
   };
+  // Loading a model is native work that ends in N-API calls too (native-call-gate.ts).
+  const load = (file: string) => nativeCallGate().run(() => ort.InferenceSession.create(path.join(assets, file), options));
   const [detector, recogniser, dictionary] = await Promise.all([
-    ort.InferenceSession.create(path.join(assets, 'ch_PP-OCRv4_det_infer.onnx'), options),
-    ort.InferenceSession.create(path.join(assets, 'ch_PP-OCRv4_rec_infer.onnx'), options),
+    load('ch_PP-OCRv4_det_infer.onnx'),
+    load('ch_PP-OCRv4_rec_infer.onnx'),
     readFile(path.join(assets, 'ppocr_keys_v1.txt'), 'utf8'),
   ]);
   const entries = dictionary.split('\n');
@@ -195,7 +198,7 @@ async function detect({ ort, detector }: Models, page: Raster, wantedScale: numb
   const std = [0.229, 0.224, 0.225];
   const input = new Float32Array(3 * w * h);
   for (let i = 0; i < w * h; i++) for (let c = 0; c < 3; c++) input[c * w * h + i] = (data[i * 3 + c]! / 255 - mean[c]!) / std[c]!;
-  const output = await detector.run({ [detector.inputNames[0]!]: new ort.Tensor('float32', input, [1, 3, h, w]) });
+  const output = await nativeCallGate().run(() => detector.run({ [detector.inputNames[0]!]: new ort.Tensor('float32', input, [1, 3, h, w]) }));
   const probability = output[detector.outputNames[0]!]!.data as Float32Array;
   const components = connectedRegions(probability, w, h);
   const skew = pageSkew(components);
@@ -405,7 +408,7 @@ async function readLine({ ort, recogniser, characters, readable }: Models, crop:
   // Scaled to -1..1, planes of red, green, blue.
   const input = new Float32Array(3 * plane);
   for (let p = 0; p < plane; p++) for (let c = 0; c < 3; c++) input[c * plane + p] = crop.data[p * 3 + c]! / 127.5 - 1;
-  const output = await recogniser.run({ [recogniser.inputNames[0]!]: new ort.Tensor('float32', input, [1, 3, REC_HEIGHT, crop.width]) });
+  const output = await nativeCallGate().run(() => recogniser.run({ [recogniser.inputNames[0]!]: new ort.Tensor('float32', input, [1, 3, REC_HEIGHT, crop.width]) }));
   const result = output[recogniser.outputNames[0]!]!;
   const [, steps = 0, classes = 0] = result.dims;
   const scores = result.data as Float32Array;

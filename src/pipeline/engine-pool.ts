@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { Logger } from 'pino';
+import { NativeCallGate } from '../engines/native-call-gate.js';
 import { ProcessSlots } from '../engines/process-slots.js';
 import type { TemplateType } from '../domain/enums.js';
 import type { EngineReply, EngineTask, HostCall, HostCalls, HostReply, ModelSummary, ThreadModelInput } from './engine-protocol.js';
@@ -59,6 +60,9 @@ export class EngineThreadError extends Error {
  */
 const THREAD_NICE = 10;
 
+/** How long closing waits for native calls under way: far longer than one inference takes. */
+const CLOSE_WAIT_MS = 30_000;
+
 /**
  * The thread's entry module. From the TypeScript sources (tsx, vitest) it is a bootstrap that
  * registers tsx in the thread first: Node 20 applies no loader given in a Worker's execArgv
@@ -84,7 +88,12 @@ function withoutTsxLoader(execArgv: readonly string[]): string[] {
 
 export function createEnginePool(options: EnginePoolOptions): EnginePool {
   const entry = threadEntry();
-  const data: EngineThreadData = { asr: options.asr, ocrSlots: ProcessSlots.create(options.ocrProcesses ?? availableParallelism()).shared };
+  const gate = NativeCallGate.create();
+  const data: EngineThreadData = {
+    asr: options.asr,
+    ocrSlots: ProcessSlots.create(options.ocrProcesses ?? availableParallelism()).shared,
+    nativeCalls: gate.shared,
+  };
   const pool = new Piscina<EngineTask, EngineReply<unknown>>({
     ...entry,
     // Every thread from the start (each loads the engines with its first task): a task goes to an
@@ -130,7 +139,12 @@ export function createEnginePool(options: EnginePoolOptions): EnginePool {
         port1.close();
       }
     },
-    close: () => pool.destroy(),
+    // Tasks still running here are ones nobody waits for any more (the jobs have ended); they fail
+    // at their next native call, and the threads end once none is under way (native-call-gate.ts).
+    close: async () => {
+      await gate.close(CLOSE_WAIT_MS);
+      await pool.destroy();
+    },
   };
 }
 

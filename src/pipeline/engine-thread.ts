@@ -8,6 +8,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { workerData } from 'piscina';
 import { useOcrSlots } from '../engines/ocr.js';
+import { NativeCallGate, useNativeCallGate } from '../engines/native-call-gate.js';
 import { extractPdfPages } from '../engines/pdf.js';
 import { ProcessSlots } from '../engines/process-slots.js';
 import type { DocumentChunkResult } from '../models/model.js';
@@ -22,9 +23,12 @@ export interface EngineThreadData {
   asr: { ASR_URL?: string; ASR_API_KEY?: string };
   /** The worker's OCR process slots (ProcessSlots.shared), one limit for all its threads. */
   ocrSlots: SharedArrayBuffer;
+  /** The pool's NativeCallGate.shared: the pool ends the threads only between native calls. */
+  nativeCalls: SharedArrayBuffer;
 }
 
 useOcrSlots(new ProcessSlots((workerData as EngineThreadData).ocrSlots));
+useNativeCallGate(new NativeCallGate((workerData as EngineThreadData).nativeCalls));
 
 /**
  * Chunks go to the main thread in batches of about this much JSON (a few text pages: a page's
