@@ -31,15 +31,40 @@ const ADDRESS_WORDS = [
   'KAWASAN', 'PERINDUSTRIAN', 'SEKSYEN', 'PERSIARAN', 'LEBUHRAYA', 'KAMPUNG', 'BANGUNAN', 'KOMPLEKS', 'PERDAGANGAN', 'INDUSTRI',
   'SELANGOR', 'KELANTAN', 'TERENGGANU', 'SARAWAK', 'SEMBILAN', 'PERSEKUTUAN', 'WILAYAH', 'LUMPUR', 'DAMANSARA', 'PETALING', 'PUTRAJAYA',
   'SHOPPING', 'BASEMENT', 'BOULEVARD', 'INDUSTRIAL', 'BUSINESS', 'COMMERCIAL', 'PARKWAY', 'HIGHWAY', 'APARTMENT',
-  'AVENIDA', 'STRASSE', 'STRAAT', 'CHAUSSEE',
+  'AVENIDA', 'STRASSE', 'STRAAT', 'CHAUSSEE', 'TEMENGGUNG', 'MAHKOTA', 'PERUMAHAN', 'PELANGI',
 ];
+
+/**
+ * Place names of two short words each, and the abbreviations addresses use before a street or
+ * area name. A word alone may be another word ("Alan", "Java"); read beside its pair, one
+ * look-alike letter from the phrase is a misreading of it ("SHAH ALAN" -> "SHAH ALAM").
+ */
+const ADDRESS_PHRASES = [
+  'SHAH ALAM', 'SETIA ALAM', 'PETALING JAYA', 'SUBANG JAYA', 'BANDAR UTAMA', 'JOHOR BAHRU', 'KOTA BHARU', 'KUALA LUMPUR', 'DARUL EHSAN',
+  'DARUL TAKZIM', 'DARUL AMAN', 'DARUL KHUSUS', 'NEGERI SEMBILAN', 'PULAU PINANG', 'ALOR SETAR', 'KOTA KINABALU', 'BUKIT JALIL',
+  'BANDAR BARU', 'SERI KEMBANGAN', 'KUALA TERENGGANU', 'GEORGE TOWN',
+];
+/** Street and area words that head most addresses where they are used: put back whole when a letter of theirs was read as a dot or a space ("JA.AN"). */
+const ADDRESS_HEADWORDS = ['JALAN', 'TAMAN', 'BANDAR', 'LORONG', 'KAMPUNG'];
+/** Abbreviations of street and area words: read before a name, "TNN INDAH" is "TMN INDAH". */
+const ADDRESS_ABBREVIATIONS = ['JLN', 'TMN', 'LRG', 'BDR', 'KPG'];
 
 /** Below this length a word one letter off may be another real word ("CARE", "CAKE"). */
 const MIN_LENGTH = 7;
 
+/** Words of a vocabulary by their length. */
+function byLength(words: Iterable<string>): Map<number, string[]> {
+  const lengths = new Map<number, string[]>();
+  for (const word of words) lengths.set(word.length, [...(lengths.get(word.length) ?? []), word]);
+  return lengths;
+}
+
 const KNOWN = new Set([...TRADE_WORDS, ...ADDRESS_WORDS].filter((w) => w.length >= MIN_LENGTH));
-const BY_LENGTH = new Map<number, string[]>();
-for (const word of KNOWN) BY_LENGTH.set(word.length, [...(BY_LENGTH.get(word.length) ?? []), word]);
+const KNOWN_BY_LENGTH = byLength(KNOWN);
+const ABBREVIATIONS_BY_LENGTH = byLength(ADDRESS_ABBREVIATIONS);
+const JOINABLE = new Set([...KNOWN, ...ADDRESS_HEADWORDS]);
+const JOINABLE_BY_LENGTH = byLength(JOINABLE);
+const PHRASES = ADDRESS_PHRASES.map((phrase) => phrase.split(' '));
 
 /**
  * Letters OCR takes for one another, in capitals or lower case (m/w, o/u/c/d, i/l/t, p/f/b/e):
@@ -52,15 +77,56 @@ function lookAlike(a: string, b: string): boolean {
   return LOOK_ALIKE.some((group) => group.includes(a) && group.includes(b));
 }
 
+/**
+ * Pairs of letters OCR reads one letter as ("Temeriggung" for "TEMENGGUNG": the N's strokes
+ * apart), and that letter.
+ */
+const SPLIT_LETTERS: ReadonlyArray<readonly [string, string]> = [['RI', 'N'], ['RN', 'M'], ['IN', 'M'], ['CL', 'D'], ['LI', 'H'], ['VV', 'W']];
+
+/** Whether `read` is `known` with one look-alike letter, or one letter read as two. */
+function misreads(read: string, known: string): boolean {
+  if (read.length === known.length) {
+    const differences = [...known].flatMap((letter, i) => (letter === read[i] ? [] : [[letter, read[i]!] as const]));
+    return differences.length === 1 && lookAlike(...differences[0]!);
+  }
+  if (read.length !== known.length + 1) return false;
+  return SPLIT_LETTERS.some(([pair, letter]) => {
+    for (let at = known.indexOf(letter); at >= 0; at = known.indexOf(letter, at + 1)) {
+      if (read === known.slice(0, at) + pair + known.slice(at + 1)) return true;
+    }
+    return false;
+  });
+}
+
 /** The known word `word` misreads by one letter, when exactly one is that close. */
 function knownWordFor(word: string): string | undefined {
   const upper = word.toUpperCase();
   if (upper.length < MIN_LENGTH || KNOWN.has(upper)) return undefined;
-  const close = (BY_LENGTH.get(upper.length) ?? []).filter((known) => {
-    const differences = [...known].flatMap((letter, i) => (letter === upper[i] ? [] : [[letter, upper[i]!] as const]));
-    return differences.length === 1 && lookAlike(...differences[0]!);
-  });
+  const close = [...(KNOWN_BY_LENGTH.get(upper.length) ?? []), ...(KNOWN_BY_LENGTH.get(upper.length - 1) ?? [])].filter((known) => misreads(upper, known));
   return close.length === 1 ? close[0] : undefined;
+}
+
+/**
+ * The known word (or address headword) two runs of letters make with the one letter between them
+ * read as a space or a dot ("SE ANGOR" -> "SELANGOR", "JA.AN" -> "JALAN"); never two known words
+ * of their own.
+ */
+function joinedWordFor(before: string, after: string): string | undefined {
+  const [a, b] = [before.toUpperCase(), after.toUpperCase()];
+  if (JOINABLE.has(a) || JOINABLE.has(b)) return undefined;
+  const close = (JOINABLE_BY_LENGTH.get(a.length + b.length + 1) ?? []).filter((known) => known.startsWith(a) && known.endsWith(b));
+  return close.length === 1 ? close[0] : undefined;
+}
+
+/** The phrase `words` misread by one look-alike letter, if any. */
+function knownPhraseFor(words: readonly string[]): readonly string[] | undefined {
+  const upper = words.map((w) => w.toUpperCase());
+  return PHRASES.find((phrase) => {
+    if (phrase.length !== upper.length) return false;
+    const differing = phrase.flatMap((word, i) => (word === upper[i] ? [] : [i]));
+    const at = differing[0]!;
+    return differing.length === 1 && upper[at]!.length === phrase[at]!.length && misreads(upper[at]!, phrase[at]!);
+  });
 }
 
 /** `known` in the case `read` was printed in: capitals, a capital first, or lower case. */
@@ -76,4 +142,33 @@ export function respellKnownWords(text: string): string {
     const known = knownWordFor(word);
     return known ? inCaseOf(known, word) : word;
   });
+}
+
+/**
+ * An address with its words respelled as in respellKnownWords, and besides: a letter read as a
+ * space or a dot inside a long known word put back, place names of two words and the
+ * abbreviations before a name misread by one look-alike letter spelled right.
+ */
+export function respellAddressWords(text: string): string {
+  const joined = text.replace(/(?<![\p{L}\p{N}])(\p{L}+)[ .](\p{L}+)(?![\p{L}\p{N}])/gu, (whole, before: string, after: string) => {
+    const known = joinedWordFor(before, after);
+    return known ? inCaseOf(known, before) : whole;
+  });
+  // Pairs overlap ("KOTA SHAH ALAN"): each word is looked at with the word after it.
+  const words = [...joined.matchAll(/(?<![\p{L}\p{N}])\p{L}+(?![\p{L}\p{N}])/gu)];
+  const respelled = new Map<number, string>();
+  for (let i = 0; i + 1 < words.length; i++) {
+    const [first, second] = [words[i]!, words[i + 1]!];
+    if (!/^\s+$/.test(joined.slice(first.index + first[0].length, second.index))) continue;
+    const known = knownPhraseFor([first[0], second[0]]);
+    if (known) [first, second].forEach((word, k) => respelled.set(word.index, inCaseOf(known[k]!, word[0])));
+  }
+  const phrased = joined.replace(/(?<![\p{L}\p{N}])\p{L}+(?![\p{L}\p{N}])/gu, (word, at: number) => respelled.get(at) ?? word);
+  const abbreviated = phrased.replace(/(?<![\p{L}\p{N}])\p{L}{3}(?=\s+\p{L}{3})/gu, (word) => {
+    const upper = word.toUpperCase();
+    if (ADDRESS_ABBREVIATIONS.includes(upper)) return word;
+    const close = (ABBREVIATIONS_BY_LENGTH.get(upper.length) ?? []).filter((known) => misreads(upper, known));
+    return close.length === 1 ? inCaseOf(close[0]!, word) : word;
+  });
+  return respellKnownWords(abbreviated);
 }

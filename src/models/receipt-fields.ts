@@ -7,7 +7,7 @@ import type { FieldCandidate } from './invoice-fields.js';
 import type { LabelHit } from './label-hits.js';
 import { findAmounts, findDates, plain } from './normalize.js';
 import { unionBox } from './geometry.js';
-import { respellKnownWords } from './known-words.js';
+import { respellAddressWords, respellKnownWords } from './known-words.js';
 import { joinRuns, median, type PageText, type TextLine, type TextRun } from './text-lines.js';
 import { correctLegalForm, hasLegalForm, repairLegalForm } from './vendor.js';
 
@@ -204,7 +204,7 @@ export function stripRegistration(name: string): string {
 function repairOcr(run: TextRun, text: string, name = false): string {
   // A text layer's words have confidence 1 (field-choice.ts tells them so too).
   if (!run.words.some((w) => w.confidence < 0.999)) return name ? correctLegalForm(text) : text;
-  const repaired = respellKnownWords(fixOcrConfusions(text));
+  const repaired = (name ? respellKnownWords : respellAddressWords)(fixOcrConfusions(text));
   return name ? repairLegalForm(repaired) : repaired;
 }
 

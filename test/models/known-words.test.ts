@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { respellKnownWords } from '../../src/models/known-words.js';
+import { respellAddressWords, respellKnownWords } from '../../src/models/known-words.js';
 
 describe('words of shop names and addresses misread by one letter', () => {
   it('spells a long word one look-alike letter away from a known word as that word, in the case it was printed in', () => {
@@ -17,5 +17,29 @@ describe('words of shop names and addresses misread by one letter', () => {
     expect(respellKnownWords('HARDWARES TRADINGS')).toBe('HARDWARES TRADINGS');
     // Known words never respell one another.
     expect(respellKnownWords('TRADING TRADERS PASTELARIA PASTELERIA BACKEREI BAECKEREI')).toBe('TRADING TRADERS PASTELARIA PASTELERIA BACKEREI BAECKEREI');
+  });
+
+  it('reads one letter OCR split in two as that letter', () => {
+    expect(respellKnownWords('No.2 Jalan Temeriggung 19/9')).toBe('No.2 Jalan Temenggung 19/9');
+    expect(respellKnownWords('PASARAYA BORONG')).toBe('PASARAYA BORONG');
+  });
+});
+
+describe('words of addresses misread', () => {
+  it('puts back a letter read as a space inside a long known word', () => {
+    expect(respellAddressWords('NO.12,JA.AN SS4C/5,PETALING JAYA SE ANGOR DARUL EHSAN')).toBe('NO.12,JALAN SS4C/5,PETALING JAYA SELANGOR DARUL EHSAN');
+    // Two known words stay two.
+    expect(respellAddressWords('KAWASAN INDUSTRI')).toBe('KAWASAN INDUSTRI');
+  });
+
+  it('spells a two-word place name or an abbreviation misread by one look-alike letter, read beside its pair', () => {
+    expect(respellAddressWords('SETIA ALAM SEKSYEN U13 40170 KOTA SHAH ALAN')).toBe('SETIA ALAM SEKSYEN U13 40170 KOTA SHAH ALAM');
+    expect(respellAddressWords('Bandar Mankota Cheras, Petaling Jaya')).toBe('Bandar Mahkota Cheras, Petaling Jaya');
+    expect(respellAddressWords('SELANGOR 1237-TNN INDAH PERDANA')).toBe('SELANGOR 1237-TMN INDAH PERDANA');
+  });
+
+  it('leaves short words that are words of their own', () => {
+    expect(respellAddressWords('12 Alan Turing Way, Java Street, So Good Road')).toBe('12 Alan Turing Way, Java Street, So Good Road');
+    expect(respellAddressWords('Shah Alam, Selangor Darul Ehsan')).toBe('Shah Alam, Selangor Darul Ehsan');
   });
 });
