@@ -10,10 +10,7 @@
  * the main thread that closes the pool see the same gate.
  */
 import { EngineError } from './errors.js';
-
-// Node has Atomics.waitAsync (V8 8.7+); the ES2023 library types do not declare it yet.
-type WaitAsync = (cells: Int32Array, index: number, value: number, timeoutMs?: number) => { async: false; value: string } | { async: true; value: Promise<string> };
-const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
+import { waitAsync } from './wait-async.js';
 
 const IN_FLIGHT = 0;
 const CLOSED = 1;

@@ -3,10 +3,7 @@
  * engine threads of a worker get it from engine-pool.ts) draws from one limit, so "as many OCR
  * processes as cores" holds for the whole process, however many threads and documents ask.
  */
-
-// Node has Atomics.waitAsync (V8 8.7+); the ES2023 library types do not declare it yet.
-type WaitAsync = (cells: Int32Array, index: number, value: number) => { async: false; value: string } | { async: true; value: Promise<string> };
-const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
+import { waitAsync } from './wait-async.js';
 
 const IN_USE = 0;
 const LIMIT = 1;
