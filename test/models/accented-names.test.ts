@@ -4,7 +4,7 @@ import { readPages } from '../../src/models/page-reader.js';
 import { buildPageText } from '../../src/models/text-lines.js';
 import { invoicesUniversalModel } from '../../src/models/invoice.js';
 import { useScratchDir } from '../engines/fixtures.js';
-import { entitiesOf, fields, modelInput, renderPage, scannedLook, textPdf, writeFixture, type Placed } from './document-fixtures.js';
+import { fields, firstPageEntities, modelInput, renderPage, scannedLook, textPdf, writeFixture, type Placed } from './document-fixtures.js';
 
 describe('readingLanguages', () => {
   it('is the page\'s language when its words say which, all accented languages otherwise', () => {
@@ -50,7 +50,7 @@ describe('accents of names read by OCR', () => {
       { text: 'Pagamento por transferência. Obrigado pela preferência.', x: 40, y: 360 },
     ];
     const pdf = await writeFixture(scratch.file('pt-letterhead.pdf'), await textPdf([body], [{ page: 1, png: letterhead, x: 28, y: 25, size: 584, height: 40 }]));
-    const found = fields(entitiesOf(await invoicesUniversalModel(await modelInput(pdf, 'pdf', [1]))));
+    const found = fields(await firstPageEntities(invoicesUniversalModel, pdf, 'pdf'));
     expect(found).toMatchObject({ VendorName: 'Instalações Santos Lda', InvoiceId: '222177' });
   });
 
@@ -75,7 +75,7 @@ describe('accents of names read by OCR', () => {
       { width: 2480, height: 1350 },
     );
     const image = await writeFixture(scratch.file('tight-name.png'), await scannedLook(page, { degrees: 0.3, noise: 40 }));
-    const found = fields(entitiesOf(await invoicesUniversalModel(await modelInput(image, 'image', [1]))));
+    const found = fields(await firstPageEntities(invoicesUniversalModel, image, 'image'));
     expect(found).toMatchObject({ VendorName: 'Transportes Martínez SL', InvoiceTotal: '2421.71' });
   });
 

@@ -9,7 +9,7 @@ import { renderPdfPage } from '../../src/engines/pdf.js';
 import type { Entity } from '../../src/modules/exports/document-export.schemas.js';
 import { anonymizationModel } from '../../src/models/anonymization.js';
 import { useScratchDir } from '../engines/fixtures.js';
-import { documentResult, entitiesOf, modelInput, pdfLayerText, renderPage, textPdf, writeFixture, type Placed } from './document-fixtures.js';
+import { documentResult, firstPageEntities, modelInput, pdfLayerText, renderPage, textPdf, writeFixture, type Placed } from './document-fixtures.js';
 
 const RECORD: Placed[] = [
   { text: 'Patient record', x: 50, y: 60, size: 16 },
@@ -207,7 +207,7 @@ describe('anonymization model', () => {
   it('also finds personal data in an OCRed page', async () => {
     const scan = await renderPage([{ text: 'Please reply to maria.lopes@example.com by Friday.', x: 150, y: 200 }], { width: 2000, height: 400 });
     const image = await writeFixture(file('note.png'), scan);
-    const entities = entitiesOf(await anonymizationModel(await modelInput(image, 'image', [1])));
+    const entities = await firstPageEntities(anonymizationModel, image, 'image');
     const [email] = entities;
     expect(email).toMatchObject({ type: 'PersonalData', category: 'Email' });
     expect(email!.keyValues[0]!.content).toBe('maria.lopes@example.com');

@@ -7,7 +7,7 @@ import type { FileKind } from '../../src/engines/file-type.js';
 import { pdfPageText, withPdf } from '../../src/engines/pdf.js';
 import { z } from 'zod';
 import { entity, type Entity, type KeyValue } from '../../src/modules/exports/document-export.schemas.js';
-import type { DocumentChunkResult, DocumentResult, ModelInput, ModelResult } from '../../src/models/model.js';
+import type { DocumentChunkResult, DocumentResult, Model, ModelInput, ModelResult } from '../../src/models/model.js';
 import type { ThreadModelInput } from '../../src/pipeline/engine-protocol.js';
 import { escapeXml, seededRandom } from '../engines/fixtures.js';
 import { addImagePage } from '../support/image-pdf.js';
@@ -134,6 +134,11 @@ export function documentResult(result: ModelResult): Omit<DocumentResult, 'chunk
 export function entitiesOf(result: ModelResult, type?: string, page = 0): Entity[] {
   const entities = documentResult(result).chunks[page]?.entities ?? [];
   return type ? entities.filter((e) => e.type === type) : entities;
+}
+
+/** The entities `model` finds on the first page of `file` (a PDF or an image). */
+export async function firstPageEntities(model: Model, file: string, kind: FileKind, overrides: Partial<ModelInput> = {}): Promise<Entity[]> {
+  return entitiesOf(await model(await modelInput(file, kind, [1], overrides)));
 }
 
 /** The detected Field entities: category -> normalized value of their first keyValue. */

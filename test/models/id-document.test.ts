@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Entity } from '../../src/modules/exports/document-export.schemas.js';
 import { idDocumentModel } from '../../src/models/id-document.js';
 import { useScratchDir } from '../engines/fixtures.js';
-import { entitiesOf, modelInput, renderPage, scannedLook, textPdf, writeFixture } from './document-fixtures.js';
+import { firstPageEntities, renderPage, scannedLook, textPdf, writeFixture } from './document-fixtures.js';
 
 // The specimen passport of ICAO Doc 9303 part 4 (Utopia, Anna Maria Eriksson).
 const TD3 = ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'];
@@ -35,7 +35,7 @@ describe('identification document model', () => {
       { width: 2480, height: 900 },
     );
     const image = await writeFixture(file('passport.png'), await scannedLook(page, { degrees: 0.7, noise: 60 }));
-    const entities = entitiesOf(await idDocumentModel(await modelInput(image, 'image', [1])));
+    const entities = await firstPageEntities(idDocumentModel, image, 'image');
 
     expect(zone(entities)).toEqual({ format: 'TD3', lines: TD3.join('\n'), checksValid: 'true' });
     expect(mrzFields(entities)).toMatchObject({
@@ -64,7 +64,7 @@ describe('identification document model', () => {
 
   it('reads a TD1 identity card from a text PDF', async () => {
     const pdf = await writeFixture(file('id-card.pdf'), await textPdf([TD1.map((text, i) => ({ text, x: 40, y: 300 + 14 * i, size: 11, font: 'mono' as const }))]));
-    const entities = entitiesOf(await idDocumentModel(await modelInput(pdf, 'pdf', [1])));
+    const entities = await firstPageEntities(idDocumentModel, pdf, 'pdf');
     expect(zone(entities)).toEqual({ format: 'TD1', lines: TD1.join('\n'), checksValid: 'true' });
     expect(mrzFields(entities)).toMatchObject({
       DocumentCode: 'I',
@@ -82,7 +82,7 @@ describe('identification document model', () => {
     // The birth date altered from 740812 to 740813; its check digit (2) no longer matches.
     const altered = [TD3[0]!, TD3[1]!.replace('7408122', '7408132')];
     const pdf = await writeFixture(file('altered.pdf'), await textPdf([altered.map((text, i) => ({ text, x: 20, y: 300 + 14 * i, size: 10, font: 'mono' as const }))]));
-    const entities = entitiesOf(await idDocumentModel(await modelInput(pdf, 'pdf', [1])));
+    const entities = await firstPageEntities(idDocumentModel, pdf, 'pdf');
     expect(zone(entities).checksValid).toBe('false');
     expect(mrzFields(entities)).toMatchObject({ BirthDate: '1974-08-13', BirthDateCheckDigit: 'invalid', DocumentNumberCheckDigit: 'valid', CompositeCheckDigit: 'invalid' });
     const check = entities.find((e) => e.category === 'BirthDateCheckDigit')!;
@@ -91,7 +91,7 @@ describe('identification document model', () => {
 
   it('finds no MRZ on a page without one', async () => {
     const pdf = await writeFixture(file('letter.pdf'), await textPdf([[{ text: 'Dear Anna, <<< see attached >>>', x: 40, y: 100 }]]));
-    const entities = entitiesOf(await idDocumentModel(await modelInput(pdf, 'pdf', [1])));
+    const entities = await firstPageEntities(idDocumentModel, pdf, 'pdf');
     expect(entities.filter((e) => e.groupName === 'MRZ')).toEqual([]);
   });
 });

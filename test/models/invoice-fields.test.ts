@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Entity } from '../../src/modules/exports/document-export.schemas.js';
 import { invoicesUniversalModel } from '../../src/models/invoice.js';
 import { useScratchDir } from '../engines/fixtures.js';
-import { entitiesOf, fields, modelInput, textPdf, writeFixture, type Placed } from './document-fixtures.js';
+import { fields, firstPageEntities, textPdf, writeFixture, type Placed } from './document-fixtures.js';
 
 /** The normalised value of every field found, by category. */
 function confidence(entities: readonly Entity[], category: string): number | undefined {
@@ -18,7 +18,7 @@ describe('invoice fields', () => {
   let count = 0;
   const read = async (page: Placed[]) => {
     const pdf = await writeFixture(scratch.file(`invoice-${++count}.pdf`), await textPdf([page]));
-    return entitiesOf(await invoicesUniversalModel(await modelInput(pdf, 'pdf', [1])));
+    return await firstPageEntities(invoicesUniversalModel, pdf, 'pdf');
   };
 
   describe('label vocabulary and grammar, in the languages of the invoices', () => {

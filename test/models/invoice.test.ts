@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Entity } from '../../src/modules/exports/document-export.schemas.js';
 import { invoicesPortugalModel, invoicesUniversalModel, receiptsModel } from '../../src/models/invoice.js';
 import { useScratchDir } from '../engines/fixtures.js';
-import { entitiesOf, fields, modelInput, renderPage, scannedLook, textPdf, valueOf, writeFixture, type Placed } from './document-fixtures.js';
+import { fields, firstPageEntities, renderPage, scannedLook, textPdf, valueOf, writeFixture, type Placed } from './document-fixtures.js';
 
 /** The normalised value of every field found, by category. */
 const ITEMS = [
@@ -60,7 +60,7 @@ describe('invoice models', () => {
 
     beforeAll(async () => {
       const pdf = await writeFixture(file('invoice.pdf'), await textPdf([universalInvoice()]));
-      entities = entitiesOf(await invoicesUniversalModel(await modelInput(pdf, 'pdf', [1])));
+      entities = await firstPageEntities(invoicesUniversalModel, pdf, 'pdf');
     });
 
     it('finds every typed field, normalised', () => {
@@ -112,7 +112,7 @@ describe('invoice models', () => {
       { text: 'Total due: 1,537.50 EUR', x: 1300, y: 1000 },
     ]);
     const image = await writeFixture(file('invoice-scan.png'), await scannedLook(page));
-    const entities = entitiesOf(await invoicesUniversalModel(await modelInput(image, 'image', [1])));
+    const entities = await firstPageEntities(invoicesUniversalModel, image, 'image');
     expect(fields(entities)).toMatchObject({ InvoiceId: 'INV-2024-0117', InvoiceDate: '2024-01-15', InvoiceTotal: '1537.50', Currency: 'EUR' });
     expect(valueOf(entities, 'InvoiceTotal')!.confidence).toBeGreaterThan(0.7);
     // Pixels of the scan: the total is in the right half of a 2480 px page.
@@ -121,7 +121,7 @@ describe('invoice models', () => {
 
   it('marks the fields it expected and did not find', async () => {
     const pdf = await writeFixture(file('memo.pdf'), await textPdf([[{ text: 'Northwind Supplies Ltd', x: 50, y: 60 }, { text: 'A note without amounts.', x: 50, y: 100 }]]));
-    const entities = entitiesOf(await invoicesUniversalModel(await modelInput(pdf, 'pdf', [1])));
+    const entities = await firstPageEntities(invoicesUniversalModel, pdf, 'pdf');
     expect(entities.filter((e) => e.notDetected).map((e) => e.category)).toEqual(['InvoiceId', 'InvoiceDate', 'InvoiceTotal']);
   });
 
@@ -134,7 +134,7 @@ describe('invoice models', () => {
 
     it('decodes the fiscal QR code into named fields and confirms the printed ones with it', async () => {
       const pdf = await writeFixture(file('fatura.pdf'), await textPdf([portugueseInvoice()], [{ page: 1, png: qr, x: 420, y: 420, size: 120 }]));
-      const entities = entitiesOf(await invoicesPortugalModel(await modelInput(pdf, 'pdf', [1], { language: 'pt-PT' })));
+      const entities = await firstPageEntities(invoicesPortugalModel, pdf, 'pdf', { language: 'pt-PT' });
       const code = entities.find((e) => e.type === 'QrCode')!.qrCode!;
       expect(code.qrCodeContent).toBe(ATCUD);
       expect(Object.fromEntries(code.keyValues.map((kv) => [kv.categoryNormalized, kv.contentNormalized]))).toMatchObject({
@@ -177,7 +177,7 @@ describe('invoice models', () => {
         file('fatura-bad-nif.pdf'),
         await textPdf([[{ text: 'Papelaria Central, Lda', x: 50, y: 60 }, { text: 'NIF: 501964844', x: 50, y: 80 }, { text: 'Total: 10,00 €', x: 50, y: 100 }]]),
       );
-      const entities = entitiesOf(await invoicesPortugalModel(await modelInput(pdf, 'pdf', [1])));
+      const entities = await firstPageEntities(invoicesPortugalModel, pdf, 'pdf');
       expect(fields(entities)).toEqual({ VendorName: 'Papelaria Central, Lda', InvoiceTotal: '10.00', Currency: 'EUR' });
       expect(entities.find((e) => e.category === 'VendorTaxId')?.notDetected).toBe(true);
     });
@@ -196,7 +196,7 @@ describe('invoice models', () => {
       { width: 1200, height: 800 },
     );
     const image = await writeFixture(file('receipt.png'), await scannedLook(receipt, { degrees: 1 }));
-    const entities = entitiesOf(await receiptsModel(await modelInput(image, 'image', [1])));
+    const entities = await firstPageEntities(receiptsModel, image, 'image');
     expect(fields(entities)).toMatchObject({ VendorName: 'CAFE CENTRAL', InvoiceDate: '2024-01-15', InvoiceTotal: '5.50', Currency: 'EUR' });
     expect(entities.find((e) => e.category === 'InvoiceTotal')!.groupName).toBe('ReceiptFields');
   });

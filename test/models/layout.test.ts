@@ -7,6 +7,7 @@ import { useScratchDir, wordAccuracy } from '../engines/fixtures.js';
 import {
   documentResult,
   entitiesOf,
+  firstPageEntities,
   imagePdf,
   modelInput,
   renderPage,
@@ -59,7 +60,7 @@ describe('layout model', () => {
     beforeAll(async () => {
       const qr = await QRCode.toBuffer(QR_PAYLOAD, { type: 'png', scale: 4, margin: 2 });
       const pdf = await writeFixture(file('statement.pdf'), await textPdf([layoutPage()], [{ page: 1, png: qr, x: 420, y: 450, size: 110 }]));
-      entities = entitiesOf(await layoutModel(await modelInput(pdf, 'pdf', [1])));
+      entities = await firstPageEntities(layoutModel, pdf, 'pdf');
     });
 
     it('gives every entity in the export shape, with every field present', () => {
@@ -167,7 +168,7 @@ describe('layout model', () => {
 
     it('reads a clean scan word for word, with geometry in pixels', async () => {
       const image = await writeFixture(file('clean.png'), clean);
-      const entities = entitiesOf(await layoutModel(await modelInput(image, 'image', [1])));
+      const entities = await firstPageEntities(layoutModel, image, 'image');
       const words = entities.filter((e) => e.type === 'Line').flatMap((e) => e.keyValues.slice(1).map((w) => w.content));
       const accuracy = wordAccuracy(KNOWN_WORDS, words);
       console.log(`[layout] clean scan word accuracy: ${(accuracy * 100).toFixed(1)}% of ${KNOWN_WORDS.length} words`);
@@ -181,7 +182,7 @@ describe('layout model', () => {
 
     it('reads a turned, noisy scan and still finds its table', async () => {
       const image = await writeFixture(file('noisy.png'), await scannedLook(clean));
-      const entities = entitiesOf(await layoutModel(await modelInput(image, 'image', [1])));
+      const entities = await firstPageEntities(layoutModel, image, 'image');
       const words = entities.filter((e) => e.type === 'Line').flatMap((e) => e.keyValues.slice(1).map((w) => w.content));
       const accuracy = wordAccuracy(KNOWN_WORDS, words);
       console.log(`[layout] 1.5° turned noisy scan word accuracy: ${(accuracy * 100).toFixed(1)}%`);

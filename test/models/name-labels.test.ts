@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { invoicesUniversalModel } from '../../src/models/invoice.js';
 import { useScratchDir } from '../engines/fixtures.js';
-import { entitiesOf, fields, modelInput, textPdf, writeFixture, type Placed } from './document-fixtures.js';
+import { fields, firstPageEntities, textPdf, writeFixture, type Placed } from './document-fixtures.js';
 
 const TOTALS: Placed[] = [
   { text: 'Net total: 1,200.00 GBP', x: 330, y: 400 },
@@ -18,7 +18,7 @@ describe('labels of the parties', () => {
   let count = 0;
   const read = async (page: Placed[]) => {
     const pdf = await writeFixture(scratch.file(`names-${++count}.pdf`), await textPdf([[...page, ...TOTALS]]));
-    return fields(entitiesOf(await invoicesUniversalModel(await modelInput(pdf, 'pdf', [1]))));
+    return fields(await firstPageEntities(invoicesUniversalModel, pdf, 'pdf'));
   };
 
   it('are words of names inside a name: the vendor "Bright Client Services Ltd", the customer "Supplier Direct Ltd"', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { invoicesUniversalModel } from '../../src/models/invoice.js';
 import { layoutModel } from '../../src/models/layout.js';
 import { useScratchDir } from '../engines/fixtures.js';
-import { entitiesOf, fields, modelInput, renderPage, scannedLook, textPdf, writeFixture, type Placed } from './document-fixtures.js';
+import { entitiesOf, fields, firstPageEntities, modelInput, renderPage, scannedLook, textPdf, writeFixture, type Placed } from './document-fixtures.js';
 
 /** An invoice as a 300 dpi scan of A4 shows it, in pixels. */
 const SCANNED_INVOICE: Placed[] = [
@@ -21,7 +21,7 @@ describe('OCR input', () => {
     // About 70 dpi: text 11 pixels high, which tesseract misreads at its own size.
     const small = SCANNED_INVOICE.map((p) => ({ ...p, x: Math.round(p.x / 4.3), y: Math.round(p.y / 4.3), size: Math.round((p.size ?? 46) / 4.3) }));
     const image = await writeFixture(scratch.file('small.png'), await renderPage(small, { width: 577, height: 400 }));
-    const found = fields(entitiesOf(await invoicesUniversalModel(await modelInput(image, 'image', [1]))));
+    const found = fields(await firstPageEntities(invoicesUniversalModel, image, 'image'));
     expect(found).toMatchObject({ InvoiceId: 'INV-2024-0117', InvoiceDate: '2024-01-15', SubTotal: '1250.00', TotalTax: '287.50', InvoiceTotal: '1537.50' });
   });
 
@@ -40,7 +40,7 @@ describe('OCR input', () => {
       { width: 2480, height: 1300 },
     );
     const image = await writeFixture(scratch.file('leaders.png'), await scannedLook(page, { degrees: 0.5, noise: 60 }));
-    const found = fields(entitiesOf(await invoicesUniversalModel(await modelInput(image, 'image', [1]))));
+    const found = fields(await firstPageEntities(invoicesUniversalModel, image, 'image'));
     expect(found).toMatchObject({ InvoiceId: 'INV-2024-0117', InvoiceDate: '2024-01-15', SubTotal: '1250.00', TotalTax: '287.50', InvoiceTotal: '1537.50' });
   });
 
@@ -59,7 +59,7 @@ describe('OCR input', () => {
       { width: 2480, height: 1300 },
     );
     const image = await writeFixture(scratch.file('accents.png'), await scannedLook(page, { degrees: 0.5, noise: 40 }));
-    const found = fields(entitiesOf(await invoicesUniversalModel(await modelInput(image, 'image', [1]))));
+    const found = fields(await firstPageEntities(invoicesUniversalModel, image, 'image'));
     expect(found).toMatchObject({ VendorName: 'Haustechnik Krüger', CustomerName: 'Elektro Schneider UG (haftungsbeschränkt)', InvoiceTotal: '1537.50' });
   });
 
@@ -69,7 +69,7 @@ describe('OCR input', () => {
       scratch.file('stamped-scan.pdf'),
       await textPdf([[{ text: 'PAID', x: 480, y: 60, size: 18 }]], [{ page: 1, png: scan, x: 0, y: 0, size: 595.28, height: 841.89 }]),
     );
-    const found = fields(entitiesOf(await invoicesUniversalModel(await modelInput(pdf, 'pdf', [1]))));
+    const found = fields(await firstPageEntities(invoicesUniversalModel, pdf, 'pdf'));
     expect(found).toMatchObject({ VendorName: 'Northwind Supplies Ltd', InvoiceId: 'INV-2024-0117', InvoiceTotal: '1537.50' });
   });
 
@@ -95,7 +95,7 @@ describe('OCR input', () => {
         [{ page: 1, png: letterhead, x: 40, y: 30, size: 336, height: 69.6 }],
       ),
     );
-    const found = fields(entitiesOf(await invoicesUniversalModel(await modelInput(pdf, 'pdf', [1]))));
+    const found = fields(await firstPageEntities(invoicesUniversalModel, pdf, 'pdf'));
     expect(found).toMatchObject({ VendorName: 'Kestrel Logistics B.V.', IBAN: 'NL91ABNA0417164300', InvoiceId: '2024/17', InvoiceTotal: '1210.00' });
     // The layout model shows those words as lines too.
     const lines = entitiesOf(await layoutModel(await modelInput(pdf, 'pdf', [1])), 'Line').map((e) => e.keyValues[0]!.content);
@@ -118,7 +118,7 @@ describe('OCR input', () => {
         [{ page: 1, png: strip, x: 40, y: 800, size: 360, height: 9 }],
       ),
     );
-    const found = fields(entitiesOf(await invoicesUniversalModel(await modelInput(pdf, 'pdf', [1]))));
+    const found = fields(await firstPageEntities(invoicesUniversalModel, pdf, 'pdf'));
     expect(found).toMatchObject({ VendorName: 'Instalaciones Navarro S.L.', IBAN: 'ES9121000418450200051332', InvoiceId: '2025/118' });
   });
 });

@@ -3,7 +3,7 @@ import { receiptsModel } from '../../src/models/invoice.js';
 import { fixOcrConfusions, stripRegistration } from '../../src/models/receipt-fields.js';
 import { repairLegalForm } from '../../src/models/vendor.js';
 import { useScratchDir } from '../engines/fixtures.js';
-import { entitiesOf, fields, modelInput, renderPage, scannedLook, textPdf, writeFixture, type Placed } from './document-fixtures.js';
+import { fields, firstPageEntities, renderPage, scannedLook, textPdf, writeFixture, type Placed } from './document-fixtures.js';
 
 /** A till receipt as thermal printers set it: centred header, items, totals with the amounts on the right. */
 function receipt(): Placed[] {
@@ -39,7 +39,7 @@ describe('receipts', () => {
 
   it('reads the shop and its address from the header, the date without a label and the amount paid, not the cash tendered', async () => {
     const image = await writeFixture(scratch.file('receipt.png'), await scannedLook(await renderPage(receipt(), { width: 900, height: 920 }), { degrees: 0.5, noise: 60 }));
-    const entities = entitiesOf(await receiptsModel(await modelInput(image, 'image', [1])));
+    const entities = await firstPageEntities(receiptsModel, image, 'image');
     expect(fields(entities)).toMatchObject({
       VendorName: 'KEDAI MAJU JAYA SDN BHD',
       VendorAddress: 'NO. 12, JALAN BESAR, 43000 KAJANG, SELANGOR',
@@ -61,7 +61,7 @@ describe('receipts', () => {
       ]),
     ];
     const pdf = await writeFixture(scratch.file('rounded.pdf'), await textPdf([page]));
-    const entities = entitiesOf(await receiptsModel(await modelInput(pdf, 'pdf', [1])));
+    const entities = await firstPageEntities(receiptsModel, pdf, 'pdf');
     expect(fields(entities)).toMatchObject({ InvoiceTotal: '7.40', InvoiceDate: '2017-02-10' });
     expect(entities.find((e) => e.category === 'InvoiceTotal')!.confidence).toBeGreaterThanOrEqual(0.9);
   });
@@ -69,7 +69,7 @@ describe('receipts', () => {
   it('reports the vendor address as not detected when the header has none', async () => {
     const page = receipt().filter((p) => !/JALAN|KAJANG/.test(p.text));
     const image = await writeFixture(scratch.file('no-address.png'), await renderPage(page, { width: 900, height: 920 }));
-    const entities = entitiesOf(await receiptsModel(await modelInput(image, 'image', [1])));
+    const entities = await firstPageEntities(receiptsModel, image, 'image');
     expect(entities.find((e) => e.category === 'VendorAddress')).toMatchObject({ notDetected: true });
   });
 
@@ -96,7 +96,7 @@ describe('receipts', () => {
       ]),
     ];
     const pdf = await writeFixture(scratch.file(`${name}.pdf`), await textPdf([page]));
-    return fields(entitiesOf(await receiptsModel(await modelInput(pdf, 'pdf', [1]))));
+    return fields(await firstPageEntities(receiptsModel, pdf, 'pdf'));
   }
 
   it('reads the address past the company and tax number lines, a date printed under the name and specks', async () => {
@@ -167,7 +167,7 @@ describe('receipts', () => {
       p.text === 'KEDAI MAJU JAYA SDN BHD' ? { ...p, text: 'KEDAI HARDMARE 5/D' } : p.text === 'NO. 12, JALAN BESAR,' ? { ...p, text: 'NO. 9, JIn Maju, Perindustrlan' } : p.text === '43000 KAJANG, SELANGOR' ? { ...p, text: '43t 00 Kajang, Selangor' } : p,
     );
     const image = await writeFixture(scratch.file('misread.png'), await renderPage(misread, { width: 900, height: 920 }));
-    expect(fields(entitiesOf(await receiptsModel(await modelInput(image, 'image', [1]))))).toMatchObject({
+    expect(fields(await firstPageEntities(receiptsModel, image, 'image'))).toMatchObject({
       VendorName: 'KEDAI HARDWARE S/B',
       VendorAddress: 'NO. 9, Jln Maju, Perindustrian 43100 Kajang, Selangor',
     });
@@ -214,7 +214,7 @@ describe('receipt totals among many amounts', () => {
       ]),
     ];
     const pdf = await writeFixture(scratch.file(`${name}.pdf`), await textPdf([page]));
-    return entitiesOf(await receiptsModel(await modelInput(pdf, 'pdf', [1]))).find((e) => e.category === 'InvoiceTotal' && !e.notDetected);
+    return (await firstPageEntities(receiptsModel, pdf, 'pdf')).find((e) => e.category === 'InvoiceTotal' && !e.notDetected);
   }
 
   it('takes the rounded total, checked by cash printed as a negative payment less the change', async () => {
@@ -243,7 +243,7 @@ describe('receipt totals among many amounts', () => {
         { text: '9.60', x: 260, y: 90 },
       ];
       const pdf = await writeFixture(scratch.file(`date-${name}.pdf`), await textPdf([page]));
-      expect(fields(entitiesOf(await receiptsModel(await modelInput(pdf, 'pdf', [1]))))).toMatchObject({ InvoiceDate: iso });
+      expect(fields(await firstPageEntities(receiptsModel, pdf, 'pdf'))).toMatchObject({ InvoiceDate: iso });
     }
   });
 

@@ -6,14 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import { invoicesUniversalModel, receiptsModel } from '../../src/models/invoice.js';
 import { useScratchDir } from '../engines/fixtures.js';
-import { entitiesOf, fields, modelInput, textPdf, writeFixture } from './document-fixtures.js';
+import { fields, firstPageEntities, textPdf, writeFixture } from './document-fixtures.js';
 
 describe('tax lines of a receipt', () => {
   const scratch = useScratchDir();
   let count = 0;
   const read = async (lines: readonly string[]) => {
     const pdf = await writeFixture(scratch.file(`tax-lines-${++count}.pdf`), await textPdf([lines.map((text, i) => ({ text, x: 40, y: 40 + 14 * i, font: 'mono' as const }))]));
-    return fields(entitiesOf(await receiptsModel(await modelInput(pdf, 'pdf', [1]))));
+    return fields(await firstPageEntities(receiptsModel, pdf, 'pdf'));
   };
 
   it('takes the tax after the tax word, not the base before it (French HT, Spanish base and cuota)', async () => {
@@ -30,6 +30,6 @@ describe('totals of an invoice before and after tax', () => {
   it('reads the German-Swiss "Total exkl. MWST" as the subtotal, not as the tax', async () => {
     const lines = ['Alpen Software AG', 'Bahnhofstrasse 10, 8001 Zurich', 'Rechnung Nr. 2025-118', 'Datum: 03.11.2025', '', "Total exkl. MWST CHF 1'000.00", 'MWST 8.1% CHF 81.00', "Total inkl. MWST CHF 1'081.00"];
     const pdf = await writeFixture(scratch.file('swiss.pdf'), await textPdf([lines.map((text, i) => ({ text, x: 40, y: 40 + 16 * i }))]));
-    expect(fields(entitiesOf(await invoicesUniversalModel(await modelInput(pdf, 'pdf', [1]))))).toMatchObject({ SubTotal: '1000.00', TotalTax: '81.00', InvoiceTotal: '1081.00' });
+    expect(fields(await firstPageEntities(invoicesUniversalModel, pdf, 'pdf'))).toMatchObject({ SubTotal: '1000.00', TotalTax: '81.00', InvoiceTotal: '1081.00' });
   });
 });

@@ -4,7 +4,7 @@ import { invoicesUniversalModel } from '../../src/models/invoice.js';
 import { buildPageText, type PageWord } from '../../src/models/text-lines.js';
 import { correctLegalForm, recipientUnderSenderLine } from '../../src/models/vendor.js';
 import { useScratchDir } from '../engines/fixtures.js';
-import { entitiesOf, modelInput, textPdf, writeFixture, type Placed } from './document-fixtures.js';
+import { firstPageEntities, textPdf, writeFixture, type Placed } from './document-fixtures.js';
 
 function vendorOf(entities: readonly Entity[]): string | null | undefined {
   const vendor = entities.find((e) => e.category === 'VendorName');
@@ -27,7 +27,7 @@ describe('vendor', () => {
   let count = 0;
   const read = async (page: Placed[]) => {
     const pdf = await writeFixture(scratch.file(`vendor-${++count}.pdf`), await textPdf([page]));
-    return entitiesOf(await invoicesUniversalModel(await modelInput(pdf, 'pdf', [1])));
+    return await firstPageEntities(invoicesUniversalModel, pdf, 'pdf');
   };
 
   it('is the company heading the block with its address and tax number, not the title above it or the customer', async () => {
