@@ -108,7 +108,8 @@ export async function accentedWords(page: SourcePage, runs: readonly TextRun[]):
     if (!words) return;
     original.forEach((word, w) => {
       const respelled = knownSpelling(words[w]!);
-      if (respelled !== word && foldAccents(respelled) === foldAccents(word) && !/^[\p{ASCII}]*$/u.test(respelled)) accented.set(word, matchCase(respelled, word));
+      const better = !/^[\p{ASCII}]*$/u.test(respelled) || (DIGIT_IN_LETTERS.test(word) && !DIGIT_IN_LETTERS.test(respelled));
+      if (respelled !== word && better && sameLetters(respelled, word)) accented.set(word, matchCase(respelled, word));
     });
   });
   return accented;
@@ -142,19 +143,46 @@ function sureMiddleLine(read: readonly OcrWord[], middle: number): string | unde
     .join(' ');
 }
 
+/** A digit beside a letter inside a word: English OCR reads an "ö" as "6" ("S6hne"), never a name's spelling. */
+const DIGIT_IN_LETTERS = /\p{L}\d|\d\p{L}/u;
+
+const lettersOf = (text: string) => [...text.normalize('NFC').toLowerCase()].filter((c) => /[\p{L}\p{N}]/u.test(c));
+const accentedLetter = (char: string) => char.normalize('NFD') !== char;
+
+/**
+ * Whether a second reading spells the same letters as the first, where the first could not spell
+ * an accented letter: in its place the first may have read any one letter or digit ("Miller",
+ * "S6hne") or two narrow letters ("Miinchen"); elsewhere a letter where the first read a digit
+ * beside letters. Accents aside, the letters must be the same.
+ */
+function sameLetters(reread: string, first: string): boolean {
+  const [again, once] = [lettersOf(reread), lettersOf(first)];
+  let j = 0;
+  for (const [k, char] of again.entries()) {
+    const read = once[j];
+    if (read === undefined) return false;
+    // Two narrow letters for one accented letter only where the letters left then come out even.
+    const split = /^[il]{2}$/.test(once.slice(j, j + 2).join('')) && once.length - (j + 2) === again.length - (k + 1);
+    if (foldAccents(char) === foldAccents(read)) j += 1;
+    else if (accentedLetter(char)) j += split ? 2 : 1;
+    else if (/\d/.test(read) && (/\p{L}/u.test(once[j - 1] ?? '') || /\p{L}/u.test(once[j + 1] ?? ''))) j += 1;
+    else return false;
+  }
+  return j === once.length;
+}
+
 /**
  * The second reading of a run's words: in one of the lines the crop shows (it may catch a bit of
- * the line under the name), the words that are the same, letter for letter but for accents.
- * Nothing else is taken from the second reading.
+ * the line under the name), the words that are the same, letter for letter but for accents and
+ * digits read among letters. Nothing else is taken from the second reading.
  */
 function sameWords(read: readonly OcrWord[], original: readonly string[]): string[] | undefined {
   const lines = ocrLines(read);
-  const folded = original.map(foldAccents);
   for (const line of lines.values()) {
     const texts = line.sort((a, b) => a.box.left - b.box.left).map((w) => w.text);
     for (let start = 0; start + original.length <= texts.length; start++) {
       const window = texts.slice(start, start + original.length);
-      if (window.every((text, i) => foldAccents(text) === folded[i])) return window;
+      if (window.every((text, i) => sameLetters(text, original[i]!))) return window;
     }
   }
   return undefined;
@@ -181,5 +209,6 @@ export function withAccents(text: string, accented: ReadonlyMap<string, string>)
 function matchCase(accented: string, original: string): string {
   const letters = [...accented.normalize('NFC')];
   if (letters.length !== original.length) return accented;
-  return letters.map((letter, i) => (original[i] === original[i]!.toUpperCase() ? letter.toUpperCase() : letter.toLowerCase())).join('');
+  // A letter where the first reading had a digit keeps the case it was read in.
+  return letters.map((letter, i) => (!/\p{L}/u.test(original[i]!) ? letter : original[i] === original[i]!.toUpperCase() ? letter.toUpperCase() : letter.toLowerCase())).join('');
 }

@@ -54,6 +54,24 @@ describe('accents of names read by OCR', () => {
     expect(found).toMatchObject({ VendorName: 'Instalações Santos Lda', InvoiceId: '222177' });
   });
 
+  it('reads umlauts English OCR took for other letters or a digit ("Miller & S6hne") with the accented models', async () => {
+    const scale = 200 / 72;
+    const page: Placed[] = [
+      { text: 'Müller & Söhne GmbH', x: 40, y: 40, size: 14 },
+      { text: 'Hauptstraße 5, 80331 München', x: 40, y: 58 },
+      { text: 'Rechnungs-Nr.: RE-24-00731', x: 380, y: 110 },
+      { text: 'Rechnungsdatum: 14.02.2024', x: 380, y: 124 },
+      { text: 'Rechnung', x: 40, y: 190, size: 16 },
+      { text: 'Nettobetrag 5.000,00', x: 380, y: 270 },
+      { text: 'zzgl. 19% MwSt. 950,00', x: 380, y: 286 },
+      { text: 'Gesamtbetrag 5.950,00', x: 380, y: 304 },
+      { text: 'Zahlbar innerhalb von 14 Tagen ohne Abzug. Vielen Dank.', x: 40, y: 340 },
+    ].map((p) => ({ ...p, x: p.x * scale, y: p.y * scale, size: (p.size ?? 10) * scale }));
+    const image = await writeFixture(scratch.file('de-scan.png'), await scannedLook(await renderPage(page, { width: 1654, height: 1100 }), { degrees: 1.2, noise: 60 }));
+    const found = fields(await firstPageEntities(invoicesUniversalModel, image, 'image'));
+    expect(found).toMatchObject({ VendorName: 'Müller & Söhne GmbH', InvoiceTotal: '5950.00' });
+  });
+
   it('finds the name\'s words on their own line when the crop of the name catches the line under it', async () => {
     // The name's crop, grown to keep its accents whole, takes in the top of the address set tight
     // under it; the second reading then holds words of both lines.
