@@ -8,6 +8,7 @@ import { cropPixels, decodeGrey, greyPng, resizeGrey, toGrey, type GreyPixels } 
 import { hasPdftoppm, renderPdfPageGrey } from '../engines/poppler.js';
 import { centerOf, containsPoint, growBox, overlap, scaleBox, unionBox, type Box } from './geometry.js';
 import { ModelRejectedInputError, type ModelInput } from './model.js';
+import { joinSplitInitials } from './split-initials.js';
 import type { PageWord } from './text-lines.js';
 
 /** A page drawn as pixels, and how many page units one pixel is. */
@@ -366,7 +367,7 @@ async function ocrPage(source: OcrSource, unitsPerPixel: number, options: OcrOpt
     confidence: word.confidence,
     ocrLine: `${linePrefix}${word.block}.${word.paragraph}.${word.line}`,
   }));
-  return { width: Math.round(result.width / scale), height: Math.round(result.height / scale), words };
+  return { width: Math.round(result.width / scale), height: Math.round(result.height / scale), words: joinSplitInitials(words) };
 }
 
 /** PP-OCR of a page image: it scales the image itself, told the height of its text lines. */
