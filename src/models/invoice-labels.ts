@@ -274,7 +274,8 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'tax\\s*id',
     'ein',
     'vat',
-    'ust\\.?\\s*-?\\s*id\\.?\\s*-?\\s*(?:nr\\.?)?',
+    // "USt-IdNr." as OCR reads it too: its capital I is often an l ("USt-ldNr.").
+    'ust\\.?\\s*-?\\s*[il1]d\\.?\\s*-?\\s*(?:nr\\.?)?',
     'uid(?:\\s*-?\\s*nr\\.?)?',
     'steuer\\s*-?\\s*(?:nr\\.?|nummer)',
     'steuernummer',

@@ -37,6 +37,11 @@ describe('invoice fields', () => {
       expect(found).toMatchObject({ InvoiceId: 'RE-10023', InvoiceDate: '2024-06-05', DueDate: '2024-06-19', SubTotal: '1000.00', TotalTax: '190.00', InvoiceTotal: '1190.00' });
     });
 
+    it('German VAT id label as OCR spells it, its I read as an l ("USt-ldNr.")', async () => {
+      const found = fields(await read(lines('Müller & Söhne GmbH', 'Rechnungs-Nr. RE-10023', 'Gesamtbetrag 1.190,00 EUR', 'Zahlbar ohne Abzug. USt-ldNr.: DE129273398')));
+      expect(found).toMatchObject({ VendorTaxId: 'DE129273398', InvoiceId: 'RE-10023' });
+    });
+
     it('Italian and Spanish labels and month names', async () => {
       expect(fields(await read(lines('Fattura n. 118/2024', 'Data 3 marzo 2024', 'Imponibile 100,00', 'IVA 22% 22,00', 'Totale documento 122,00')))).toMatchObject({
         InvoiceId: '118/2024',
