@@ -37,6 +37,11 @@ describe('invoice fields', () => {
       expect(found).toMatchObject({ InvoiceId: 'RE-10023', InvoiceDate: '2024-06-05', DueDate: '2024-06-19', SubTotal: '1000.00', TotalTax: '190.00', InvoiceTotal: '1190.00' });
     });
 
+    it('French "Net à payer" as OCR reads it, its à an ampersand', async () => {
+      const found = fields(await read(lines('Facture n°2024-118 du 3 mars 2024', 'Total HT 1 510,00 €', 'TVA 20 % 302,00 €', 'Net & payer 1 812,00 €')));
+      expect(found).toMatchObject({ InvoiceTotal: '1812.00', SubTotal: '1510.00', TotalTax: '302.00' });
+    });
+
     it('German VAT id label as OCR spells it, its I read as an l ("USt-ldNr.")', async () => {
       const found = fields(await read(lines('Müller & Söhne GmbH', 'Rechnungs-Nr. RE-10023', 'Gesamtbetrag 1.190,00 EUR', 'Zahlbar ohne Abzug. USt-ldNr.: DE129273398')));
       expect(found).toMatchObject({ VendorTaxId: 'DE129273398', InvoiceId: 'RE-10023' });
