@@ -4,6 +4,7 @@
  * candidate against others.
  */
 import { findIbans, findTaxId } from './identifiers.js';
+import { hasLegalForm } from './legal-form.js';
 import { findAmounts, findCurrency, findDates, type DateOptions, type FoundAmount } from './normalize.js';
 import { runInRange, type PageText, type TextRun } from './text-lines.js';
 
@@ -128,8 +129,18 @@ export const readIdentifier: ValueReader = (run, page) => {
   return undefined;
 };
 
-/** A name: a few words with letters, not a date, an amount or an address line with a number first. */
-export const readName: ValueReader = (run) => {
+/**
+ * A name: a few words with letters, not a date, an amount or an address line with a number
+ * first. A name the address follows on its line ("Kestrel Cafe Ltd, 4 Mill Lane, Bath") ends at
+ * the comma before the street and its number.
+ */
+export const readName: ValueReader = (run, page) => {
+  // Not the comma before a legal form ("Acme, Inc. 12 Main St"): that is still the name.
+  const address = [...run.text.matchAll(/,\s*(?=(?:\S+\s+){0,2}?\S*\d)/gu)].find((comma) => !hasLegalForm(run.text.slice(comma.index).split(/\s+/).slice(0, 2).join(' ')));
+  if (address && /\p{L}{2}/u.test(run.text.slice(0, address.index))) {
+    const name = subRun(page, run, 0, address.index);
+    if (name) return readName(name, page);
+  }
   const text = run.text.replace(/\s+/g, ' ').trim();
   if (!/\p{L}{2}/u.test(text) || text.length > 80) return undefined;
   if (findDates(text).length > 0 || /^[\d\s.,:/-]+$/.test(text) || /@|https?:|www\./i.test(text)) return undefined;

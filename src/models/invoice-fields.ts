@@ -162,6 +162,7 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
       (category === 'TaxId' ? taxIds : candidates).push(candidate);
       // The sums decide which of its two fields an ambiguous label names.
       if (hit.definition.orAs) candidates.push({ ...candidate, category: hit.definition.orAs as CandidateCategory });
+      if (place === 'right' && category === 'InvoiceTotal') candidates.push(...furtherInRow(page, run as TextLine, candidate, read[category]));
       break;
     }
   });
@@ -172,6 +173,28 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
     ...currencyMentions(page),
   );
   return { candidates, taxIds, hits, excluded };
+}
+
+/** Each step further right along a totals row makes an amount a little likelier the total. */
+const FURTHER_IN_ROW = 1.05;
+
+/**
+ * A table's totals row ("TOTAL:  106.78  700.00": the tax column's sum, then the total's; or net,
+ * tax and gross): the amounts further right on the row than the first are the total's candidates
+ * too, the rightmost first, as the total column ends a table; where a subtotal and a tax add up
+ * to one of them, that one is chosen (field-choice.ts).
+ */
+function furtherInRow(page: PageText, first: TextLine, candidate: FieldCandidate, read: ValueReader): FieldCandidate[] {
+  const row = page.rows[first.row] ?? [];
+  const found: FieldCandidate[] = [];
+  let score = candidate.score;
+  for (const line of row.slice(row.indexOf(first) + 1)) {
+    const value = read(line, page);
+    if (!value) break;
+    score *= FURTHER_IN_ROW;
+    found.push({ ...candidate, value: value.run, contentNormalized: value.contentNormalized, score: score * value.fit });
+  }
+  return found;
 }
 
 /** Payment lines surely read (an amount with its decimals, after a clear label) check the total. */

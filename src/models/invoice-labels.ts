@@ -51,7 +51,7 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     `inv\\.?\\s*${NO}`,
     `bill\\s*${NO}`,
     `invoice\\s*ref(?:erence)?\\.?`,
-    `(?:receipt|cash\\s*bill|bill|ticket|transaction|trans|order)\\s*${NO}`,
+    `(?:receipt|cash\\s*bill|bill|ticket|transaction|trans)\\s*${NO}`,
     `facture\\s*${NO}`,
     `${NO}\\s*(?:de\\s*)?(?:la\\s*)?facture`,
     'numero\\s*de\\s*facture',
@@ -85,6 +85,8 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     `creditnota\\s*-?\\s*${NO}`,
     'creditnotanummer',
   ]),
+  // An order's number is the document's only number on some receipts; beside an invoice number it is another document's.
+  ...labels('InvoiceId', 0.6, [`(?:sales\\s*)?order\\s*${NO}`]),
   ...labels('InvoiceId', 0.7, ['(?:tax\\s*)?invoice', 'facture', 'rechnung', 'factuur', 'fattura', 'factura', 'fatura(?:[-\\s]recibo)?', 'receipt', 'bill', '(?:credit|debit)\\s*(?:note|memo)', 'gutschrift', 'nota\\s*de\\s*credito', 'creditnota']),
   // The invoice a credit note corrects: a reference, not the document's own number.
   ...labels('Other', 1, [
@@ -232,6 +234,10 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'total\\s*(?:amount\\s*)?in\\s*words',
     'amount\\s*(?:chargeable\\s*)?(?:\\(?\\s*)?in\\s*words',
     'item\\s*count',
+    // A party's number or code, not its name: "Customer ID", "Supplier No.", "Kunden-Nr.".
+    '(?:customer|client|account|supplier|vendor|kunden|klant|cliente|lieferanten)\\s*-?\\s*(?:id|no\\.?|nr\\.?|number|nummer|numero|code|ref(?:erence)?\\.?|#)',
+    'kundennummer',
+    'klantnummer',
     'qty',
     'discount',
     'amount\\s*(?:saved|paid|received)',

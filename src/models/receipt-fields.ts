@@ -9,7 +9,8 @@ import { findAmounts, findDates, plain } from './normalize.js';
 import { unionBox } from './geometry.js';
 import { respellAddressWords, respellKnownWords } from './known-words.js';
 import { joinRuns, median, type PageText, type TextLine, type TextRun } from './text-lines.js';
-import { correctLegalForm, hasLegalForm, repairLegalForm } from './vendor.js';
+import { hasLegalForm } from './legal-form.js';
+import { correctLegalForm, repairLegalForm } from './vendor.js';
 
 /** How many lines from the top a receipt's header (name, address, numbers) may take. */
 const HEADER_LINES = 14;

@@ -8,21 +8,10 @@ import { unionBox } from './geometry.js';
 import { findIbans } from './identifiers.js';
 import { hasSmudgedWord, isInBlockOf, SMUDGE_CONFIDENCE } from './invoice-fields.js';
 import type { LabelHit } from './label-hits.js';
+import { hasLegalForm, LEGAL_FORM } from './legal-form.js';
 import { findAmounts, findDates, plain } from './normalize.js';
 import { subRun } from './field-values.js';
 import { joinRuns, median, runOfWords, type PageText, type PlacedWord, type TextLine, type TextRun } from './text-lines.js';
-
-/** Legal forms of companies (on plain text), in the countries whose documents we read. */
-const LEGAL_FORM =
-  /(?:^|[\s,(])(?:gmbh(?:\s*&\s*co\.?\s*kg)?|ag|kg|ug|ohg|e\.\s?k\.?|b\.\s?v\.?|bv|n\.\s?v\.?|nv|v\.o\.f\.?|vof|bvba|sprl|srl|sarl|s\.a\.r\.l\.?|sas|sasu|eurl|s\.\s?a\.?|sa|s\.\s?a\.\s?s\.?|s\.\s?r\.\s?l\.?|s\.\s?p\.\s?a\.?|spa|s\.\s?n\.\s?c\.?|snc|s\.\s?l\.?(?:\s?u\.?)?|sl|slu|lda\.?|ltda\.?|unipessoal|ltd\.?|limited|llc|l\.l\.c\.?|llp|plc|inc\.?|incorporated|corp\.?|corporation|co\.|company|pvt\.?(?:\s*ltd\.?)?|private\s+limited|(?:sdn\.?\s*)?bhd\.?|s\/b|pte\.?(?:\s*ltd\.?)?|pty\.?(?:\s*ltd\.?)?|oy|ab|a\/s|aps|kft|sp\.?\s*z\s*o\.?\s*o\.?|enterprises?|trading|traders|holdings?|industries|group|restaurant|restoran|cafe|bakeries|hardware|stationery|store|mart|shop|supermarket|pharmacy|hotel)(?=$|[\s,.)])/;
-
-/** A Dutch postcode ("5211 AB"): its two letters are no legal form (AB, AG, BV...). */
-const DUTCH_POSTCODE = /\b\d{4}\s?[a-z]{2}\b/gi;
-
-/** Whether a text (plain, or as printed) names a legal form of company, postcodes apart. */
-export function hasLegalForm(text: string): boolean {
-  return LEGAL_FORM.test(text.toLowerCase().replace(DUTCH_POSTCODE, ' '));
-}
 
 /**
  * A company name with the OCR's usual misreadings of its legal form put right ("SON BHD",

@@ -37,6 +37,19 @@ describe('invoice fields', () => {
       expect(found).toMatchObject({ InvoiceId: 'RE-10023', InvoiceDate: '2024-06-05', DueDate: '2024-06-19', SubTotal: '1000.00', TotalTax: '190.00', InvoiceTotal: '1190.00' });
     });
 
+    it('a party\'s number is not its name, and a name ends where its address follows on its line', async () => {
+      const found = fields(
+        await read([
+          { text: 'Brightline Supplies Ltd', x: 40, y: 40 },
+          { text: 'Invoice No.', x: 40, y: 110 }, { text: 'Invoice Date', x: 150, y: 110 }, { text: 'Customer ID', x: 260, y: 110 },
+          { text: 'BL-55021', x: 40, y: 126 }, { text: '07/03/2024', x: 150, y: 126 }, { text: 'C-1180', x: 260, y: 126 },
+          { text: 'Invoice to: Kestrel Cafe Ltd, 4 Mill Lane, Bath BA1 1AA', x: 40, y: 160 },
+          { text: 'TOTAL GBP 151.20', x: 360, y: 282 },
+        ]),
+      );
+      expect(found).toMatchObject({ CustomerName: 'Kestrel Cafe Ltd', InvoiceId: 'BL-55021', InvoiceDate: '2024-03-07' });
+    });
+
     it('French "Net à payer" as OCR reads it, its à an ampersand', async () => {
       const found = fields(await read(lines('Facture n°2024-118 du 3 mars 2024', 'Total HT 1 510,00 €', 'TVA 20 % 302,00 €', 'Net & payer 1 812,00 €')));
       expect(found).toMatchObject({ InvoiceTotal: '1812.00', SubTotal: '1510.00', TotalTax: '302.00' });
@@ -102,6 +115,20 @@ describe('invoice fields', () => {
         InvoiceTotal: '1200.00',
         Currency: 'GBP',
       });
+    });
+
+    it('reads a totals row of a table, the tax column\'s sum before the total, as the total the sums make', async () => {
+      const found = fields(
+        await read([
+          { text: 'Invoice Number : DEL5-123456', x: 300, y: 60 },
+          { text: 'Order Number: 403-1234567-8901234', x: 40, y: 60 },
+          { text: 'Description', x: 40, y: 100 }, { text: 'Net Amount', x: 330, y: 100 }, { text: 'Tax Amount', x: 420, y: 100 }, { text: 'Total', x: 510, y: 100 },
+          { text: 'Wireless Mouse M185', x: 40, y: 116 }, { text: '593.22', x: 330, y: 116 }, { text: '106.78', x: 420, y: 116 }, { text: '700.00', x: 510, y: 116 },
+          { text: 'TOTAL:', x: 40, y: 140 }, { text: '106.78', x: 420, y: 140 }, { text: '700.00', x: 510, y: 140 },
+        ]),
+      );
+      // The order's number is another document's: the invoice has a number of its own.
+      expect(found).toMatchObject({ InvoiceTotal: '700.00', InvoiceId: 'DEL5-123456' });
     });
 
     it('picks the total that subtotal and tax add up to, not the last one printed', async () => {
