@@ -148,7 +148,8 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
       if (place !== 'inline' && labelledLines.has(run as TextLine)) continue;
       // A party's name is in its own block: the line across the page under "Bill to" is the customer's, not the supplier's.
       if (place !== 'inline' && BLOCK_LABELS.has(category) && inOtherPartysBlock(run, hit, partyHeadings)) continue;
-      const value = read[category](run, page);
+      // A total's row may hold other figures before it ("Total  10 Coil  Rs. 1,00,300.00").
+      const value = read[category](run, page) ?? (place === 'right' && category === 'InvoiceTotal' ? firstInRow(page, run as TextLine, read[category]) : undefined);
       if (!value) continue;
       const candidate: FieldCandidate = {
         category: category === 'TaxId' ? 'VendorTaxId' : category,
@@ -162,7 +163,7 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
       (category === 'TaxId' ? taxIds : candidates).push(candidate);
       // The sums decide which of its two fields an ambiguous label names.
       if (hit.definition.orAs) candidates.push({ ...candidate, category: hit.definition.orAs as CandidateCategory });
-      if (place === 'right' && category === 'InvoiceTotal') candidates.push(...furtherInRow(page, run as TextLine, candidate, read[category]));
+      if (place === 'right' && category === 'InvoiceTotal') candidates.push(...furtherInRow(page, value.run, candidate, hit.definition.strength * PLACE_WEIGHT[place], read[category]));
       break;
     }
   });
@@ -184,17 +185,31 @@ const FURTHER_IN_ROW = 1.05;
  * too, the rightmost first, as the total column ends a table; where a subtotal and a tax add up
  * to one of them, that one is chosen (field-choice.ts).
  */
-function furtherInRow(page: PageText, first: TextLine, candidate: FieldCandidate, read: ValueReader): FieldCandidate[] {
-  const row = page.rows[first.row] ?? [];
+function furtherInRow(page: PageText, first: TextRun, candidate: FieldCandidate, labelScore: number, read: ValueReader): FieldCandidate[] {
   const found: FieldCandidate[] = [];
-  let score = candidate.score;
-  for (const line of row.slice(row.indexOf(first) + 1)) {
+  let score = labelScore;
+  for (const line of rowAfter(page, first)) {
     const value = read(line, page);
-    if (!value) break;
     score *= FURTHER_IN_ROW;
-    found.push({ ...candidate, value: value.run, contentNormalized: value.contentNormalized, score: score * value.fit });
+    if (value) found.push({ ...candidate, value: value.run, contentNormalized: value.contentNormalized, score: score * value.fit });
   }
   return found;
+}
+
+/** The first line of the row after `line` that reads as a value, and that value. */
+function firstInRow(page: PageText, line: TextLine, read: ValueReader): ReturnType<ValueReader> {
+  for (const next of rowAfter(page, line)) {
+    const value = read(next, page);
+    if (value) return value;
+  }
+  return undefined;
+}
+
+/** The lines of a run's row to the right of its line. */
+function rowAfter(page: PageText, run: TextRun): TextLine[] {
+  const line = page.lines.find((l) => l.spans[0] && run.spans[0] && l.spans[0].offset <= run.spans[0].offset && run.spans[0].offset < l.spans[0].offset + l.spans[0].length);
+  const row = line ? (page.rows[line.row] ?? []) : [];
+  return line ? row.slice(row.indexOf(line) + 1) : [];
 }
 
 /** Payment lines surely read (an amount with its decimals, after a clear label) check the total. */

@@ -236,6 +236,8 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'item\\s*count',
     // A party's number or code, not its name: "Customer ID", "Supplier No.", "Kunden-Nr.".
     '(?:customer|client|account|supplier|vendor|kunden|klant|cliente|lieferanten)\\s*-?\\s*(?:id|no\\.?|nr\\.?|number|nummer|numero|code|ref(?:erence)?\\.?|#)',
+    // A party's order, not the party: "Buyer's Order No.", "Customer PO".
+    "(?:buyer|customer|client)(?:\\s*['’]\\s*s)?\\s*(?:order|p\\.?\\s*o\\.?)(?:\\s*(?:no\\.?|number|#|ref\\.?))?",
     'kundennummer',
     'klantnummer',
     'qty',

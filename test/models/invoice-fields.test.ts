@@ -131,6 +131,18 @@ describe('invoice fields', () => {
       expect(found).toMatchObject({ InvoiceTotal: '700.00', InvoiceId: 'DEL5-123456' });
     });
 
+    it('reads the total past other figures of its row, and never a party in "Buyer\'s Order No."', async () => {
+      const found = fields(
+        await read([
+          { text: 'Invoice No.', x: 300, y: 60 }, { text: 'Dated', x: 430, y: 60 }, { text: 'SLE/245/24-25', x: 300, y: 74 }, { text: '18-Jun-24', x: 430, y: 74 },
+          { text: "Buyer's Order No.", x: 300, y: 124 }, { text: 'Dated', x: 430, y: 124 }, { text: 'PO-8812', x: 300, y: 138 }, { text: '10-Jun-24', x: 430, y: 138 },
+          { text: 'Buyer (Bill to)', x: 40, y: 130 }, { text: 'Vijay Builders Pvt Ltd', x: 40, y: 144 },
+          { text: 'Total', x: 80, y: 290 }, { text: '10 Coil', x: 340, y: 290 }, { text: 'Rs. 1,00,300.00', x: 490, y: 290 },
+        ]),
+      );
+      expect(found).toMatchObject({ InvoiceTotal: '100300.00', CustomerName: 'Vijay Builders Pvt Ltd', InvoiceId: 'SLE/245/24-25', InvoiceDate: '2024-06-18' });
+    });
+
     it('picks the total that subtotal and tax add up to, not the last one printed', async () => {
       const entities = await read([
         { text: 'Subtotal', x: 330, y: 60 },
