@@ -248,7 +248,11 @@ export function findAmounts(text: string): FoundAmount[] {
     // Part of a code, a date, a time or a word ("A-1234", "2024/17", "15.03.2024", "10:45", "x2"),
     // unless what touches it is a currency ("RM8.35", "12€").
     const glued = currency && (currency.index + currency.length === match.index || currency.index === end);
-    if (!glued && (/(?:[\p{L}\d/:#]|\d[.,-])$/u.test(before) || /^(?:[\d/:]|[.,-]\d|\p{L})/u.test(after))) continue;
+    // An amount with cents OCR glued to the word before it ("FACTURA393,25", "Total:12.50"): a
+    // code's letters are fewer ("A1234", "FT2024"), and a time has a digit before its colon.
+    const afterWord = /\p{L}{4}$/u.test(before) && /[.,]\d{2}$/.test(printed);
+    if (!glued && !afterWord && (/(?:[\p{L}\d/#]|\d[.,:-])$/u.test(before) || /^(?:[\d/:]|[.,-]\d|\p{L})/u.test(after))) continue;
+    if (afterWord && /^(?:[\d/:]|[.,-]\d|\p{L})/u.test(after)) continue;
     // A rate, not an amount: "20 %".
     if (/^\s?%/u.test(after)) continue;
     found.push({ value: plainDecimal(printed), index: match.index, length: printed.length, decimals: /[.,]\d{1,2}$/.test(printed), ...(currency ? { currency } : {}) });

@@ -73,6 +73,12 @@ describe('normalisation', () => {
     expect(findAmounts('15.03.2024 10:45 INV-0042 VAT 20 %')).toEqual([]);
   });
 
+  it('reads an amount with cents OCR glued to the word before it, never a code\'s digits', () => {
+    expect(findAmounts('TOTAL FACTURA393,25 €').map((a) => a.value)).toEqual(['393.25']);
+    expect(findAmounts('Total:12.50').map((a) => a.value)).toEqual(['12.50']);
+    expect(findAmounts('A1234.50 FT2024.12 INV0042 at 10:45.30 SN12345.67')).toEqual([]);
+  });
+
   it('normalises free values and labels', () => {
     expect(normalizeValue(' 15/01/2024 ')).toBe('2024-01-15');
     expect(normalizeValue('1,537.50 EUR')).toBe('1537.50');
