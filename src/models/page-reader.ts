@@ -360,7 +360,10 @@ async function ocrPage(source: OcrSource, unitsPerPixel: number, options: OcrOpt
   const scale = ocrScale(grey, lineHeight);
   const scaled = scale === 1 ? grey : await resizeGrey(grey, scale);
   const prepared = withoutDotLeaders(scaled, lineHeight * scale);
-  const result = await ocrImage(await greyPng(prepared), { ...options, ...(options.dpi ? { dpi: options.dpi * scale } : {}) });
+  // Tesseract sizes its page analysis by the resolution: without one it takes the PNG's density
+  // tag, which a raw-pixel PNG has as 25 dpi (an invoice photo then lost its whole item table and
+  // totals). An image of unknown resolution has lines scaled to OCR_LINE_HEIGHT: about 300 dpi print.
+  const result = await ocrImage(await greyPng(prepared), { ...options, dpi: options.dpi ? options.dpi * scale : OCR_DPI });
   const words: PageWord[] = result.words.map((word) => ({
     text: word.text,
     box: scaleBox(word.box, unitsPerPixel / scale),

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { invoicesUniversalModel } from '../../src/models/invoice.js';
 import { layoutModel } from '../../src/models/layout.js';
@@ -23,6 +24,26 @@ describe('OCR input', () => {
     const image = await writeFixture(scratch.file('small.png'), await renderPage(small, { width: 577, height: 400 }));
     const found = fields(await firstPageEntities(invoicesUniversalModel, image, 'image'));
     expect(found).toMatchObject({ InvoiceId: 'INV-2024-0117', InvoiceDate: '2024-01-15', SubTotal: '1250.00', TotalTax: '287.50', InvoiceTotal: '1537.50' });
+  });
+
+  it('reads a photo of a ruled invoice enlarged, its table and boxed totals too (tesseract told the resolution)', async () => {
+    // Text about 20 px high, so the image is enlarged for OCR; tesseract without a resolution took
+    // the PNG's density tag (25 dpi) and lost everything inside the rules.
+    const cell = (x: number, y: number, w: number, h: number) => `<rect x="${x}" y="${y}" width="${w}" height="${h}" fill="none" stroke="#333" stroke-width="2"/>`;
+    const text = (x: number, y: number, t: string, size = 20, weight = 'normal', anchor = 'start') =>
+      `<text x="${x}" y="${y}" font-family="DejaVu Sans" font-size="${size}" font-weight="${weight}" text-anchor="${anchor}" fill="#333">${t}</text>`;
+    const rows = [['Consulting services', '2', 'INR 273.10', 'INR 546.20'], ['Support retainer', '1', 'INR 507.20', 'INR 507.20'], ['Design workshop', '10', 'INR 6,663.00', 'INR 66,630.00']];
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1666" height="1300"><rect width="100%" height="100%" fill="#cfcfcf"/>
+      ${text(100, 120, 'JUNIPER OFFICE SOLUTIONS LLP', 34, 'bold')}${text(100, 160, '218 Ring Road, Bengaluru 385727')}
+      ${cell(90, 480, 1450, 46)}${text(100, 512, 'Description', 22, 'bold')}${text(1530, 512, 'Amount', 22, 'bold', 'end')}
+      ${rows.map((r, i) => `${cell(90, 526 + i * 46, 1450, 46)}${text(100, 558 + i * 46, r[0]!)}${text(780, 558 + i * 46, r[1]!, 20, 'normal', 'end')}${text(1140, 558 + i * 46, r[2]!, 20, 'normal', 'end')}${text(1530, 558 + i * 46, r[3]!, 20, 'normal', 'end')}`).join('')}
+      ${[['Taxable Value', 'INR 67,683.40'], ['CGST @ 9%', 'INR 6,091.51'], ['SGST @ 9%', 'INR 6,091.51']].map((r, i) => `${cell(920, 700 + i * 44, 250, 44)}${cell(1170, 700 + i * 44, 370, 44)}${text(935, 730 + i * 44, r[0]!)}${text(1525, 730 + i * 44, r[1]!, 20, 'normal', 'end')}`).join('')}
+      ${cell(920, 832, 250, 50)}${cell(1170, 832, 370, 50)}${text(935, 866, 'Grand Total', 26, 'bold')}${text(1525, 866, 'INR 79,866.42', 26, 'bold', 'end')}
+    </svg>`;
+    const photo = await scannedLook(await sharp(Buffer.from(svg)).png().toBuffer(), { degrees: 0.3, noise: 40 });
+    const image = await writeFixture(scratch.file('ruled.jpg'), await sharp(photo).jpeg({ quality: 80 }).toBuffer());
+    const found = fields(await firstPageEntities(invoicesUniversalModel, image, 'image'));
+    expect(found).toMatchObject({ SubTotal: '67683.40', InvoiceTotal: '79866.42' });
   });
 
   it('reads labels and amounts joined by dot leaders on a scan', async () => {
