@@ -106,7 +106,8 @@ function findOcrGstin(text: string): FoundIdentifier | undefined {
       else if (form === 'Z') repaired += char === 'Z' || char === '2' ? 'Z' : '?';
       else repaired += char;
     }
-    if (!repaired.includes('?') && repaired !== match[0] && SHAPED_TAX_IDS[0]!.test(repaired)) return { index: match.index, length: 15, normalized: repaired };
+    // Compared with the text as printed: a lower-case letter ("...W4z8") is a confusion too.
+    if (!repaired.includes('?') && repaired !== text.slice(match.index, match.index + 15) && SHAPED_TAX_IDS[0]!.test(repaired)) return { index: match.index, length: 15, normalized: repaired };
   }
   return undefined;
 }

@@ -112,6 +112,7 @@ describe('identifiers', () => {
     // A GSTIN whose PAN letter O OCR read as a zero, or whose Z as a 2: its strict form puts them back.
     expect(findTaxId('GSTIN/UIN: 31BPATW823906Z8', false)?.normalized).toBe('31BPATW8239O6Z8');
     expect(findTaxId('GSTIN: 27AAPFU0939F12V', false)?.normalized).toBe('27AAPFU0939F1ZV');
+    expect(findTaxId('GSTIN/UIN: 33SZFQK0884W4z8', false)?.normalized).toBe('33SZFQK0884W4Z8');
     expect(findTaxId('CHE-123.456.789 MWST', false)?.normalized).toBe('CHE123456789');
     expect(findTaxId('NL123456789B01', false)?.normalized).toBe('NL123456789B01');
     expect(findTaxId('ATU12345678', false)?.normalized).toBe('ATU12345678');
