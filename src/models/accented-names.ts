@@ -63,6 +63,24 @@ export function spellsAccentsIn(language: string): boolean {
   return code !== undefined && ACCENTED_LANGUAGES.some((accented) => model(accented) === code);
 }
 
+/** The accented letters each language writes. */
+const ALPHABETS: Readonly<Record<AccentedLanguage, RegExp>> = {
+  de: /[äöüß]/u,
+  fr: /[àâæçéèêëîïôœùûüÿ]/u,
+  es: /[áéíóúñü]/u,
+  pt: /[áâãàçéêíóôõú]/u,
+};
+
+/**
+ * Whether a reading has an accented letter the page's language does not write ("Séhne" on a
+ * German page): English OCR's guess at a letter it could not read, so the name is read again.
+ */
+function foreignAccents(text: string, languages: readonly AccentedLanguage[]): boolean {
+  if (languages.length !== 1) return false;
+  const letters = [...text.normalize('NFC').toLowerCase()].filter((c) => accentedLetter(c));
+  return letters.some((c) => !ALPHABETS[languages[0]!].test(c));
+}
+
 /** Crops are scaled so that their words are this tall in pixels (cap height to descender). */
 const CROP_WORD_HEIGHT = 48;
 /** White between the stacked crops, so each comes back as its own line. */
@@ -82,8 +100,13 @@ export function foldAccents(text: string): string {
  * accents already and were read well, are not read again.
  */
 export async function accentedWords(page: SourcePage, runs: readonly TextRun[]): Promise<Map<string, string>> {
+  const languages = readingLanguages(page.words.map((w) => w.text).join(' '));
   const wanted = runs.filter(
-    (run) => run.words.length > 0 && run.words.some((w) => w.confidence < 0.999) && /\p{L}/u.test(run.text) && (/^[\p{ASCII}]*$/u.test(run.text) || hasSmudgedWord(run)),
+    (run) =>
+      run.words.length > 0 &&
+      run.words.some((w) => w.confidence < 0.999) &&
+      /\p{L}/u.test(run.text) &&
+      (/^[\p{ASCII}]*$/u.test(run.text) || hasSmudgedWord(run) || foreignAccents(run.text, languages)),
   );
   const accented = new Map<string, string>();
   if (wanted.length === 0) return accented;
@@ -94,7 +117,7 @@ export async function accentedWords(page: SourcePage, runs: readonly TextRun[]):
     }),
   );
   const { png: stacked, bands } = await stackCrops(crops, CROP_GAP);
-  const read = await ocrImage(stacked, { languages: readingLanguages(page.words.map((w) => w.text).join(' ')), layout: 'column' });
+  const read = await ocrImage(stacked, { languages, layout: 'column' });
   wanted.forEach((run, i) => {
     const band = bands[i]!;
     const inBand = read.words.filter((w) => w.box.top + w.box.height / 2 >= band.top && w.box.top + w.box.height / 2 < band.bottom);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { accentedWords, readingLanguages, withAccents } from '../../src/models/accented-names.js';
+import { greyPng } from '../../src/engines/pixels.js';
+import { renderPdfPageGrey } from '../../src/engines/poppler.js';
 import { readPages } from '../../src/models/page-reader.js';
 import { buildPageText } from '../../src/models/text-lines.js';
 import { invoicesUniversalModel } from '../../src/models/invoice.js';
@@ -70,6 +72,24 @@ describe('accents of names read by OCR', () => {
     const image = await writeFixture(scratch.file('de-scan.png'), await scannedLook(await renderPage(page, { width: 1654, height: 1100 }), { degrees: 1.2, noise: 60 }));
     const found = fields(await firstPageEntities(invoicesUniversalModel, image, 'image'));
     expect(found).toMatchObject({ VendorName: 'Müller & Söhne GmbH', InvoiceTotal: '5950.00' });
+  });
+
+  it('reads again a name whose first reading has an accent the page\'s language does not write ("Séhne" on a German page)', async () => {
+    const lines: Placed[] = [
+      { text: 'Müller & Söhne GmbH', x: 40, y: 40, size: 14 },
+      { text: 'Hauptstraße 5, 80331 München', x: 40, y: 58, size: 10 },
+      { text: 'Rechnungs-Nr.: RE-24-00731', x: 380, y: 110, size: 10 },
+      { text: 'Rechnungsdatum: 14.02.2024', x: 380, y: 124, size: 10 },
+      { text: 'Rechnung', x: 40, y: 190, size: 16 },
+      { text: 'Gesamtbetrag 5.950,00 €', x: 380, y: 304, size: 10 },
+      { text: 'Zahlbar innerhalb von 14 Tagen ohne Abzug. Vielen Dank.', x: 40, y: 340, size: 10 },
+    ];
+    const pdf = await writeFixture(scratch.file('de-lowres.pdf'), await textPdf([lines]));
+    // A 100 dpi scan: English OCR reads the "ö" of "Söhne" as an "é".
+    const scan = await scannedLook(await greyPng(await renderPdfPageGrey(pdf, 1, 100)), { degrees: 1.2, noise: 60 });
+    const image = await writeFixture(scratch.file('de-lowres.png'), scan);
+    const found = fields(await firstPageEntities(invoicesUniversalModel, image, 'image'));
+    expect(found.VendorName).toBe('Müller & Söhne GmbH');
   });
 
   it('finds the name\'s words on their own line when the crop of the name catches the line under it', async () => {
