@@ -51,7 +51,7 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     `inv\\.?\\s*${NO}`,
     `bill\\s*${NO}`,
     `invoice\\s*ref(?:erence)?\\.?`,
-    `(?:receipt|cash\\s*bill|bill|ticket|transaction|trans)\\s*${NO}`,
+
     `facture\\s*${NO}`,
     `${NO}\\s*(?:de\\s*)?(?:la\\s*)?facture`,
     'numero\\s*de\\s*facture',
@@ -85,6 +85,9 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     `creditnota\\s*-?\\s*${NO}`,
     'creditnotanummer',
   ]),
+  // A receipt's or a ticket's number is the document's own on a till receipt; beside an invoice
+  // number (a paid invoice's receipt) the invoice's is the one asked for.
+  ...labels('InvoiceId', 0.9, [`(?:receipt|cash\\s*bill|bill|ticket|transaction|trans)\\s*${NO}`]),
   // An order's number is the document's only number on some receipts; beside an invoice number it is another document's.
   ...labels('InvoiceId', 0.6, [`(?:sales\\s*)?order\\s*${NO}`]),
   ...labels('InvoiceId', 0.7, ['(?:tax\\s*)?invoice', 'facture', 'rechnung', 'factuur', 'fattura', 'factura', 'fatura(?:[-\\s]recibo)?', 'receipt', 'bill', '(?:credit|debit)\\s*(?:note|memo)', 'gutschrift', 'nota\\s*de\\s*credito', 'creditnota']),
@@ -116,7 +119,7 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'fecha\\s*(?:de\\s*)?(?:la\\s*)?(?:factura|emision|expedicion)',
     'data\\s*(?:de\\s*|da\\s*|do\\s*)?(?:emissao|fatura|documento)',
   ]),
-  ...labels('InvoiceDate', 0.75, ['date', 'datum', 'data', 'fecha', 'dated', 'issued(?:\\s*on)?', 'tarikh', 'date\\s*&\\s*time', 'date/time']),
+  ...labels('InvoiceDate', 0.75, ['date', 'datum', 'data', 'fecha', 'dated', 'issued(?:\\s*on)?', 'tarikh', 'date\\s*&\\s*time', 'date/time', 'date\\s*paid', 'paid\\s*on']),
 
   ...labels('DueDate', 1, [
     '(?:payment\\s*)?due\\s*(?:date|by|on)',
@@ -275,6 +278,8 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'datos\\s*del\\s*cliente',
   ]),
   ...labels('CustomerName', 0.5, ['ship\\s*to', 'deliver(?:y)?\\s*to', 'aan', 'an']),
+  // "To:" opening a line, its colon there: the addressee of a simple invoice ("From: ... To: ...").
+  ...labels('CustomerName', 0.6, ['to(?=\\s*:)']),
 
   ...labels('TaxId', 1, [
     `(?:vat|tax|gst|sst|tin|hst|abn|ust|btw|tva|iva|mwst)\\s*-?\\s*(?:reg(?:istration)?\\.?\\s*)?${NO}`,

@@ -55,6 +55,13 @@ describe('invoice fields', () => {
       expect(found).toMatchObject({ InvoiceTotal: '1812.00', SubTotal: '1510.00', TotalTax: '302.00' });
     });
 
+    it('simple invoices: "To:" names the customer; a paid invoice\'s receipt is numbered by the invoice', async () => {
+      const simple = fields(await read(lines('From: Clearwater Cleaning Services', 'To: Mrs A. Patel', 'Invoice number: 0193', 'Total amount due £305.00')));
+      expect(simple).toMatchObject({ CustomerName: 'Mrs A. Patel', VendorName: 'Clearwater Cleaning Services', InvoiceId: '0193' });
+      const receipt = fields(await read(lines('Receipt from Linear Orbit, Inc.', 'Receipt number 2841-5567', 'Invoice number A1B2C3D4-0007', 'Date paid April 2, 2024', 'Total $49.00')));
+      expect(receipt).toMatchObject({ InvoiceId: 'A1B2C3D4-0007', InvoiceDate: '2024-04-02' });
+    });
+
     it('German VAT id label as OCR spells it, its I read as an l ("USt-ldNr.")', async () => {
       const found = fields(await read(lines('Müller & Söhne GmbH', 'Rechnungs-Nr. RE-10023', 'Gesamtbetrag 1.190,00 EUR', 'Zahlbar ohne Abzug. USt-ldNr.: DE129273398')));
       expect(found).toMatchObject({ VendorTaxId: 'DE129273398', InvoiceId: 'RE-10023' });
