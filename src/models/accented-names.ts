@@ -63,6 +63,9 @@ export function spellsAccentsIn(language: string): boolean {
   return code !== undefined && ACCENTED_LANGUAGES.some((accented) => model(accented) === code);
 }
 
+const lettersOf = (text: string) => [...text.normalize('NFC').toLowerCase()].filter((c) => /[\p{L}\p{N}]/u.test(c));
+const accentedLetter = (char: string) => char.normalize('NFD') !== char;
+
 /** The accented letters each language writes. */
 const ALPHABETS: Readonly<Record<AccentedLanguage, RegExp>> = {
   de: /[äöüß]/u,
@@ -168,9 +171,6 @@ function sureMiddleLine(read: readonly OcrWord[], middle: number): string | unde
 
 /** A digit beside a letter inside a word: English OCR reads an "ö" as "6" ("S6hne"), never a name's spelling. */
 const DIGIT_IN_LETTERS = /\p{L}\d|\d\p{L}/u;
-
-const lettersOf = (text: string) => [...text.normalize('NFC').toLowerCase()].filter((c) => /[\p{L}\p{N}]/u.test(c));
-const accentedLetter = (char: string) => char.normalize('NFD') !== char;
 
 /**
  * Whether a second reading spells the same letters as the first, where the first could not spell

@@ -51,7 +51,6 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     `inv\\.?\\s*${NO}`,
     `bill\\s*${NO}`,
     `invoice\\s*ref(?:erence)?\\.?`,
-
     `facture\\s*${NO}`,
     `${NO}\\s*(?:de\\s*)?(?:la\\s*)?facture`,
     'numero\\s*de\\s*facture',

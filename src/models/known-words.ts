@@ -108,14 +108,14 @@ function knownWordFor(word: string): string | undefined {
 
 /**
  * The known word (or address headword) two runs of letters make with the one letter between them
- * read as a space or a dot ("SE ANGOR" -> "SELANGOR", "JA.AN" -> "JALAN"); never two known words
- * of their own.
+ * read as a space or a dot ("SE ANGOR" -> "SELANGOR", "JA.AN" -> "JALAN"), in the case of the
+ * first run; never two known words of their own.
  */
 function joinedWordFor(before: string, after: string): string | undefined {
   const [a, b] = [before.toUpperCase(), after.toUpperCase()];
   if (JOINABLE.has(a) || JOINABLE.has(b)) return undefined;
   const close = (JOINABLE_BY_LENGTH.get(a.length + b.length + 1) ?? []).filter((known) => known.startsWith(a) && known.endsWith(b));
-  return close.length === 1 ? close[0] : undefined;
+  return close.length === 1 ? inCaseOf(close[0]!, before) : undefined;
 }
 
 /** The phrase `words` misread by one look-alike letter, if any. */
@@ -150,20 +150,11 @@ export function respellKnownWords(text: string): string {
  * abbreviations before a name misread by one look-alike letter spelled right.
  */
 export function respellAddressWords(text: string): string {
-  const joined = text.replace(/(?<![\p{L}\p{N}])(\p{L}+)[ .](\p{L}+)(?![\p{L}\p{N}])/gu, (whole, before: string, after: string) => {
-    const known = joinedWordFor(before, after);
-    return known ? inCaseOf(known, before) : whole;
+  const joined = respellPairs(text, /^[ .]$/, (before, after) => joinedWordFor(before, after));
+  const phrased = respellPairs(joined, /^\s+$/, (first, second, between) => {
+    const known = knownPhraseFor([first, second]);
+    return known && `${inCaseOf(known[0]!, first)}${between}${inCaseOf(known[1]!, second)}`;
   });
-  // Pairs overlap ("KOTA SHAH ALAN"): each word is looked at with the word after it.
-  const words = [...joined.matchAll(/(?<![\p{L}\p{N}])\p{L}+(?![\p{L}\p{N}])/gu)];
-  const respelled = new Map<number, string>();
-  for (let i = 0; i + 1 < words.length; i++) {
-    const [first, second] = [words[i]!, words[i + 1]!];
-    if (!/^\s+$/.test(joined.slice(first.index + first[0].length, second.index))) continue;
-    const known = knownPhraseFor([first[0], second[0]]);
-    if (known) [first, second].forEach((word, k) => respelled.set(word.index, inCaseOf(known[k]!, word[0])));
-  }
-  const phrased = joined.replace(/(?<![\p{L}\p{N}])\p{L}+(?![\p{L}\p{N}])/gu, (word, at: number) => respelled.get(at) ?? word);
   const abbreviated = phrased.replace(/(?<![\p{L}\p{N}])\p{L}{3}(?=\s+\p{L}{3})/gu, (word) => {
     const upper = word.toUpperCase();
     if (ADDRESS_ABBREVIATIONS.includes(upper)) return word;
@@ -171,4 +162,25 @@ export function respellAddressWords(text: string): string {
     return close.length === 1 ? inCaseOf(close[0]!, word) : word;
   });
   return respellKnownWords(abbreviated);
+}
+
+/**
+ * `text` with each pair of words `between` separates that `respell` has a reading for replaced by
+ * it. Pairs overlap ("KOTA SHAH ALAN", "JAYA SE ANGOR"): each word is looked at with the one after
+ * it, left to right, and a respelled pair's second word starts no pair of its own.
+ */
+function respellPairs(text: string, between: RegExp, respell: (first: string, second: string, between: string) => string | undefined): string {
+  const words = [...text.matchAll(/(?<![\p{L}\p{N}])\p{L}+(?![\p{L}\p{N}])/gu)];
+  let out = '';
+  let done = 0;
+  for (let i = 0; i + 1 < words.length; i++) {
+    const [first, second] = [words[i]!, words[i + 1]!];
+    const gap = text.slice(first.index + first[0].length, second.index);
+    const respelled = between.test(gap) ? respell(first[0], second[0], gap) : undefined;
+    if (respelled === undefined) continue;
+    out += text.slice(done, first.index) + respelled;
+    done = second.index + second[0].length;
+    i++;
+  }
+  return out + text.slice(done);
 }

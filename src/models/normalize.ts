@@ -251,8 +251,8 @@ export function findAmounts(text: string): FoundAmount[] {
     // An amount with cents OCR glued to the word before it ("FACTURA393,25", "Total:12.50"): a
     // code's letters are fewer ("A1234", "FT2024"), and a time has a digit before its colon.
     const afterWord = /\p{L}{4}$/u.test(before) && /[.,]\d{2}$/.test(printed);
-    if (!glued && !afterWord && (/(?:[\p{L}\d/#]|\d[.,:-])$/u.test(before) || /^(?:[\d/:]|[.,-]\d|\p{L})/u.test(after))) continue;
-    if (afterWord && /^(?:[\d/:]|[.,-]\d|\p{L})/u.test(after)) continue;
+    const touchesBefore = !afterWord && /(?:[\p{L}\d/#]|\d[.,:-])$/u.test(before);
+    if (!glued && (touchesBefore || /^(?:[\d/:]|[.,-]\d|\p{L})/u.test(after))) continue;
     // A rate, not an amount: "20 %".
     if (/^\s?%/u.test(after)) continue;
     found.push({ value: plainDecimal(printed), index: match.index, length: printed.length, decimals: /[.,]\d{1,2}$/.test(printed), ...(currency ? { currency } : {}) });

@@ -28,6 +28,8 @@ describe('words of shop names and addresses misread by one letter', () => {
 describe('words of addresses misread', () => {
   it('puts back a letter read as a space inside a long known word', () => {
     expect(respellAddressWords('NO.12,JA.AN SS4C/5,PETALING JAYA SE ANGOR DARUL EHSAN')).toBe('NO.12,JALAN SS4C/5,PETALING JAYA SELANGOR DARUL EHSAN');
+    // Pairs overlap: the word before the broken one does not hide it.
+    expect(respellAddressWords('47400 JAYA SE ANGOR')).toBe('47400 JAYA SELANGOR');
     // Two known words stay two.
     expect(respellAddressWords('KAWASAN INDUSTRI')).toBe('KAWASAN INDUSTRI');
   });
