@@ -20,6 +20,8 @@ import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import type * as Ort from 'onnxruntime-node';
 import { EngineError, errorMessage, ImageUnreadableError } from './errors.js';
+import { bestClassIn, type CtcOutput } from './ctc.js';
+import { unmixWords } from './mixed-words.js';
 import { nativeCallGate } from './native-call-gate.js';
 import type { OcrResult, OcrWord } from './ocr.js';
 
@@ -33,6 +35,9 @@ interface Models {
   characters: string[];
   /** The classes the decoding chooses from (readableClasses). */
   readable: Int32Array;
+  /** The readable classes that are letters, and those that are digits (mixed-words.ts). */
+  letters: Int32Array;
+  digits: Int32Array;
 }
 
 const require = createRequire(import.meta.url);
@@ -80,7 +85,9 @@ async function loadModels(): Promise<Models> {
   const entries = dictionary.split('\n');
   if (entries.at(-1) === '') entries.pop();
   const characters = ['', ...entries, ' '];
-  return { ort, detector, recogniser, characters, readable: readableClasses(characters) };
+  const readable = readableClasses(characters);
+  const ofKind = (pattern: RegExp) => readable.filter((c) => pattern.test(characters[c]!.normalize('NFKC')));
+  return { ort, detector, recogniser, characters, readable, letters: ofKind(/^\p{L}$/u), digits: ofKind(/^\p{Nd}$/u) };
 }
 
 /**
@@ -352,7 +359,7 @@ function extentAlong({ xs, ys }: Component, angle: number) {
 /** One recognised line: its region and, per character, the text and the CTC steps it spans. */
 interface ReadLine {
   region: Region;
-  characters: Array<{ text: string; confidence: number; from: number; to: number }>;
+  characters: ReadCharacter[];
   /** Length of the line in CTC steps. */
   steps: number;
 }
@@ -366,7 +373,17 @@ interface ReadLine {
 async function recognise(loaded: Models, page: Raster, regions: readonly Region[], skew: number): Promise<ReadLine[]> {
   const crops = await Promise.all(regions.map((region) => cropLine(page, region, skew)));
   const lines: ReadLine[] = [];
-  for (const [i, crop] of crops.entries()) lines.push({ region: regions[i]!, ...(await readLine(loaded, crop)) });
+  for (const [i, crop] of crops.entries()) {
+    const read = await readLine(loaded, crop);
+    // A word read as a mix of letters and digits where the recogniser doubted the odd ones out
+    // is of one kind, by its own second reading of those (mixed-words.ts).
+    const characters = unmixWords(read.characters, (at, kind) => {
+      const { from, to } = read.characters[at]!;
+      const best = bestClassIn(read.output, from, to, kind === 'letter' ? loaded.letters : loaded.digits);
+      return best.index < 0 ? undefined : { text: loaded.characters[best.index]!, confidence: best.probability };
+    });
+    lines.push({ region: regions[i]!, characters, steps: read.steps });
+  }
   return lines;
 }
 
@@ -403,7 +420,22 @@ async function cropLine(page: Raster, region: Region, skew: number): Promise<Ras
   return raster(pipeline.resize(Math.min(width, REC_HEIGHT * REC_MAX_RATIO), REC_HEIGHT, { fit: 'fill' }));
 }
 
-async function readLine({ ort, recogniser, characters, readable }: Models, crop: Raster): Promise<Omit<ReadLine, 'region'>> {
+interface ReadCharacter {
+  text: string;
+  confidence: number;
+  /** The CTC steps it spans. */
+  from: number;
+  to: number;
+}
+
+/** A crop's greedy reading, and the recogniser's output it was decoded from. */
+interface LineReading {
+  characters: ReadCharacter[];
+  steps: number;
+  output: CtcOutput;
+}
+
+async function readLine({ ort, recogniser, characters, readable }: Models, crop: Raster): Promise<LineReading> {
   const plane = REC_HEIGHT * crop.width;
   // Scaled to -1..1, planes of red, green, blue.
   const input = new Float32Array(3 * plane);
@@ -412,7 +444,7 @@ async function readLine({ ort, recogniser, characters, readable }: Models, crop:
   const result = output[recogniser.outputNames[0]!]!;
   const [, steps = 0, classes = 0] = result.dims;
   const scores = result.data as Float32Array;
-  const read: ReadLine['characters'] = [];
+  const read: ReadCharacter[] = [];
   const space = classes - 1;
   let previous = 0;
   // The most the space got in the blank steps since the last character.
@@ -439,7 +471,7 @@ async function readLine({ ort, recogniser, characters, readable }: Models, crop:
     if (best !== 0) spaceSince = 0;
     previous = best;
   }
-  return { characters: read, steps };
+  return { characters: read, steps, output: { scores, steps, classes } };
 }
 
 /**
