@@ -3,6 +3,12 @@
  * beyond its greedy decoding: which other character a stretch of steps held.
  */
 
+/** A character a recogniser read, and how sure it was. */
+export interface ReadCharacter {
+  text: string;
+  confidence: number;
+}
+
 export interface CtcOutput {
   /** steps x classes probabilities, row by row. */
   scores: Float32Array;

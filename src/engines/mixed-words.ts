@@ -7,10 +7,7 @@
  * those surely, or the odd one out ends a number, stands apart, or the word is too short to tell.
  */
 
-export interface ReadCharacter {
-  text: string;
-  confidence: number;
-}
+import type { ReadCharacter } from './ctc.js';
 
 /** A character read below this certainty may be the other kind's. */
 const UNSURE = 0.9;

@@ -20,8 +20,10 @@ import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import type * as Ort from 'onnxruntime-node';
 import { EngineError, errorMessage, ImageUnreadableError } from './errors.js';
-import { bestClassIn, type CtcOutput } from './ctc.js';
+import { bestClassIn, type CtcOutput, type ReadCharacter } from './ctc.js';
+import { englishWords } from './english-words.js';
 import { unmixWords } from './mixed-words.js';
+import { respellUnsureWords } from './unsure-words.js';
 import { nativeCallGate } from './native-call-gate.js';
 import type { OcrResult, OcrWord } from './ocr.js';
 
@@ -144,6 +146,10 @@ const MIN_SKEW = 0.009;
 export interface PaddleOcrOptions {
   /** Typical height in pixels of the text lines (image.ts textLineHeight), 0 when unknown. */
   lineHeight?: number;
+  /** The document's languages (BCP 47 or tesseract codes); English when none. */
+  languages?: readonly string[];
+  /** Words the caller expects besides English ones (names and addresses of its documents), for unsure words to be checked against. */
+  vocabulary?: readonly string[];
 }
 
 interface Raster {
@@ -176,13 +182,23 @@ export async function paddleOcrImage(image: Buffer, options: PaddleOcrOptions = 
   try {
     const detScale = lineHeight > 0 ? DET_LINE_HEIGHT / (lineHeight * working) : Math.min(1, 1280 / Math.max(page.width, page.height));
     const { regions, skew } = await detect(loaded, page, detScale);
-    const lines = await recognise(loaded, page, regions, skew);
+    const lines = await recognise(loaded, page, regions, skew, await lexicon(options));
     const words = layOut(lines, skew, 1 / working);
     return { width, height, words };
   } catch (error) {
     if (error instanceof EngineError) throw error;
     throw new EngineError(`${ENGINE} failed: ${errorMessage(error)}`, { cause: error });
   }
+}
+
+/**
+ * Whether a word is one the document may print: an English word when English is among its
+ * languages (the lexicon only knows English), or one of the caller's vocabulary.
+ */
+async function lexicon({ languages = [], vocabulary = [] }: PaddleOcrOptions): Promise<(word: string) => boolean> {
+  const known = new Set(vocabulary.map((w) => w.toUpperCase()));
+  const english = languages.length === 0 || languages.some((l) => /^en(?:g|-|$)/i.test(l)) ? await englishWords() : new Set<string>();
+  return (word) => english.has(word.toLowerCase()) || known.has(word.toUpperCase());
 }
 
 async function raster(pipeline: Sharp): Promise<Raster> {
@@ -359,7 +375,7 @@ function extentAlong({ xs, ys }: Component, angle: number) {
 /** One recognised line: its region and, per character, the text and the CTC steps it spans. */
 interface ReadLine {
   region: Region;
-  characters: ReadCharacter[];
+  characters: LineCharacter[];
   /** Length of the line in CTC steps. */
   steps: number;
 }
@@ -370,18 +386,22 @@ interface ReadLine {
  * (8 lines a batch cost about 1.6x their reading one by one), besides the padding swaying what
  * its attention layers read.
  */
-async function recognise(loaded: Models, page: Raster, regions: readonly Region[], skew: number): Promise<ReadLine[]> {
+async function recognise(loaded: Models, page: Raster, regions: readonly Region[], skew: number, isWord: (word: string) => boolean): Promise<ReadLine[]> {
   const crops = await Promise.all(regions.map((region) => cropLine(page, region, skew)));
   const lines: ReadLine[] = [];
   for (const [i, crop] of crops.entries()) {
     const read = await readLine(loaded, crop);
+    // The recogniser's best other reading among `classes` where it read characters[at].
+    const secondReading = (characters: readonly LineCharacter[], at: number, classes: Iterable<number>) => {
+      const { text, from, to } = characters[at]!;
+      const best = bestClassIn(read.output, from, to, [...classes].filter((c) => loaded.characters[c]!.toLowerCase() !== text.toLowerCase()));
+      return best.index < 0 ? undefined : { text: loaded.characters[best.index]!, confidence: best.probability };
+    };
     // A word read as a mix of letters and digits where the recogniser doubted the odd ones out
     // is of one kind, by its own second reading of those (mixed-words.ts).
-    const characters = unmixWords(read.characters, (at, kind) => {
-      const { from, to } = read.characters[at]!;
-      const best = bestClassIn(read.output, from, to, kind === 'letter' ? loaded.letters : loaded.digits);
-      return best.index < 0 ? undefined : { text: loaded.characters[best.index]!, confidence: best.probability };
-    });
+    const unmixed = unmixWords(read.characters, (at, kind) => secondReading(read.characters, at, kind === 'letter' ? loaded.letters : loaded.digits));
+    // Then a word that is no word, where a second reading of one unsure letter makes one (unsure-words.ts).
+    const characters = respellUnsureWords(unmixed, isWord, (at) => secondReading(unmixed, at, loaded.letters));
     lines.push({ region: regions[i]!, characters, steps: read.steps });
   }
   return lines;
@@ -420,9 +440,7 @@ async function cropLine(page: Raster, region: Region, skew: number): Promise<Ras
   return raster(pipeline.resize(Math.min(width, REC_HEIGHT * REC_MAX_RATIO), REC_HEIGHT, { fit: 'fill' }));
 }
 
-interface ReadCharacter {
-  text: string;
-  confidence: number;
+interface LineCharacter extends ReadCharacter {
   /** The CTC steps it spans. */
   from: number;
   to: number;
@@ -430,7 +448,7 @@ interface ReadCharacter {
 
 /** A crop's greedy reading, and the recogniser's output it was decoded from. */
 interface LineReading {
-  characters: ReadCharacter[];
+  characters: LineCharacter[];
   steps: number;
   output: CtcOutput;
 }
@@ -444,7 +462,7 @@ async function readLine({ ort, recogniser, characters, readable }: Models, crop:
   const result = output[recogniser.outputNames[0]!]!;
   const [, steps = 0, classes = 0] = result.dims;
   const scores = result.data as Float32Array;
-  const read: ReadCharacter[] = [];
+  const read: LineCharacter[] = [];
   const space = classes - 1;
   let previous = 0;
   // The most the space got in the blank steps since the last character.

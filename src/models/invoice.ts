@@ -7,6 +7,7 @@ import type { InvoiceField } from './invoice-field-names.js';
 import { findPageCandidates, isInBlockOf, type FieldCandidate } from './invoice-fields.js';
 import { layoutEntities } from './layout-entities.js';
 import { isLineItemTable, lineItemColumn } from './line-items.js';
+import { NAME_AND_ADDRESS_WORDS } from './known-words.js';
 import type { Model } from './model.js';
 import { dateOptionsFor, findCurrencies, numericDateOrder, pascalCase, plain, type DateOptions } from './normalize.js';
 import { analyzeLayout, type PageLayout } from './page-layout.js';
@@ -69,7 +70,7 @@ function invoiceModel(kind: InvoiceKind): Model {
     const languages = ocrLanguages(input, kind.portuguese ? ['pt'] : []);
     const spellsAccents = languages.some(spellsAccentsIn);
 
-    const chunks = await detectPerPage(input, { languages, ...(kind.receipt ? { layout: 'column' as const, recogniser: 'paddle' as const } : {}) }, async (page, ref) => {
+    const chunks = await detectPerPage(input, { languages, ...(kind.receipt ? { layout: 'column' as const, recogniser: 'paddle' as const, vocabulary: NAME_AND_ADDRESS_WORDS } : {}) }, async (page, ref) => {
       const layout = analyzeLayout(await page.allWords());
       const barcodes = await findBarcodes(page);
       const read: ReadPage = { ref, layout, itemTables: layout.tables.filter(isLineItemTable), accented: new Map() };

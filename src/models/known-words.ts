@@ -48,6 +48,17 @@ const ADDRESS_PHRASES = [
 const ADDRESS_HEADWORDS = ['JALAN', 'TAMAN', 'BANDAR', 'LORONG', 'KAMPUNG'];
 /** Abbreviations of street and area words: read before a name, "TNN INDAH" is "TMN INDAH". */
 const ADDRESS_ABBREVIATIONS = ['JLN', 'TMN', 'LRG', 'BDR', 'KPG'];
+/** Short words of place names in Malay addresses (north, south, new, hill, river, centre...): words, though no English ones. */
+const PLACE_WORDS = ['UTARA', 'SELATAN', 'TIMUR', 'BARAT', 'TENGAH', 'INDAH', 'JAYA', 'BARU', 'LAMA', 'BUKIT', 'SUNGAI', 'PUSAT', 'PERDANA', 'UTAMA', 'RAYA', 'DESA', 'SERI', 'PUTERI', 'MUTIARA', 'PELABUHAN'];
+
+/**
+ * Every word of these vocabularies: words a shop's name or address may print though no English
+ * dictionary holds them ("PERINDUSTRIAN", "ALAM", "TMN"). PP-OCR checks the words it is unsure of
+ * against them and English (paddle-ocr.ts), and must not respell them into English ("ALAM" -> "ALAN").
+ */
+export const NAME_AND_ADDRESS_WORDS: readonly string[] = [
+  ...new Set([...TRADE_WORDS, ...ADDRESS_WORDS, ...ADDRESS_PHRASES.flatMap((p) => p.split(' ')), ...ADDRESS_HEADWORDS, ...ADDRESS_ABBREVIATIONS, ...PLACE_WORDS]),
+];
 
 /** Below this length a word one letter off may be another real word ("CARE", "CAKE"). */
 const MIN_LENGTH = 7;
@@ -83,8 +94,9 @@ function lookAlike(a: string, b: string): boolean {
  */
 const SPLIT_LETTERS: ReadonlyArray<readonly [string, string]> = [['RI', 'N'], ['RN', 'M'], ['IN', 'M'], ['CL', 'D'], ['LI', 'H'], ['VV', 'W']];
 
-/** Whether `read` is `known` with one look-alike letter, or one letter read as two. */
+/** Whether `read` is `known` with one look-alike letter, one letter read as two, or one letter lost. */
 function misreads(read: string, known: string): boolean {
+  if (read.length === known.length - 1) return [...known].some((_, at) => known.slice(0, at) + known.slice(at + 1) === read);
   if (read.length === known.length) {
     const differences = [...known].flatMap((letter, i) => (letter === read[i] ? [] : [[letter, read[i]!] as const]));
     return differences.length === 1 && lookAlike(...differences[0]!);
@@ -102,7 +114,9 @@ function misreads(read: string, known: string): boolean {
 function knownWordFor(word: string): string | undefined {
   const upper = word.toUpperCase();
   if (upper.length < MIN_LENGTH || KNOWN.has(upper)) return undefined;
-  const close = [...(KNOWN_BY_LENGTH.get(upper.length) ?? []), ...(KNOWN_BY_LENGTH.get(upper.length - 1) ?? [])].filter((known) => misreads(upper, known));
+  // A word that lacks a known word's last letter is a word of its own ("HOLDING", "PRODUCT").
+  const lengths = [upper.length - 1, upper.length, upper.length + 1];
+  const close = lengths.flatMap((length) => KNOWN_BY_LENGTH.get(length) ?? []).filter((known) => misreads(upper, known) && !known.startsWith(upper));
   return close.length === 1 ? close[0] : undefined;
 }
 
@@ -118,16 +132,22 @@ function joinedWordFor(before: string, after: string): string | undefined {
   return close.length === 1 ? inCaseOf(close[0]!, before) : undefined;
 }
 
-/** The phrase `words` misread by one look-alike letter, if any. */
+/**
+ * The phrase `words` misread, if any: one word of it misread (misreads), or both words of a
+ * phrase long enough that two misread letters leave it the only one near ("SEIIA ALA").
+ */
 function knownPhraseFor(words: readonly string[]): readonly string[] | undefined {
   const upper = words.map((w) => w.toUpperCase());
   return PHRASES.find((phrase) => {
     if (phrase.length !== upper.length) return false;
     const differing = phrase.flatMap((word, i) => (word === upper[i] ? [] : [i]));
-    const at = differing[0]!;
-    return differing.length === 1 && upper[at]!.length === phrase[at]!.length && misreads(upper[at]!, phrase[at]!);
+    const allowed = phrase.join('').length >= TWO_MISREAD_PHRASE ? 2 : 1;
+    return differing.length >= 1 && differing.length <= allowed && differing.every((at) => upper[at]!.length >= 2 && misreads(upper[at]!, phrase[at]!));
   });
 }
+
+/** A phrase of this many letters or more may be read with a letter wrong in each of its two words. */
+const TWO_MISREAD_PHRASE = 9;
 
 /** `known` in the case `read` was printed in: capitals, a capital first, or lower case. */
 function inCaseOf(known: string, read: string): string {

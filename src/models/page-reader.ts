@@ -1,7 +1,7 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { imagePageToPng, textLineHeight, withoutDotLeaders } from '../engines/image.js';
 import { ocrImage, ocrProcessLimit, type OcrOptions } from '../engines/ocr.js';
-import { paddleOcrAvailable, paddleOcrImage } from '../engines/paddle-ocr.js';
+import { paddleOcrAvailable, paddleOcrImage, type PaddleOcrOptions } from '../engines/paddle-ocr.js';
 import { openPdf, pdfInfo, pdfPageDrawing, pdfPageText, renderPdfPage, renderPdfPagePixels, type PageDrawing, type Pixels } from '../engines/pdf.js';
 import { EngineFailedError, PdfUnreadableError } from '../engines/errors.js';
 import { cropPixels, decodeGrey, greyPng, resizeGrey, toGrey, type GreyPixels } from '../engines/pixels.js';
@@ -63,6 +63,8 @@ export interface ReadOptions {
    * which reads thermal receipts far better; tesseract when it is not.
    */
   recogniser?: Recogniser;
+  /** Words of names and addresses the documents print besides English ones: PP-OCR checks the words it is unsure of against them. */
+  vocabulary?: readonly string[];
 }
 
 export type Recogniser = 'tesseract' | 'paddle';
@@ -175,7 +177,7 @@ async function readPdfPage(pdf: PDFDocumentProxy, filePath: string, pageNumber: 
   }
   // The grey pixels the OCR reads stay for the page's other readers (its barcode search).
   const ocrInput = await pixels(OCR_DPI);
-  const ocr = await ocrPage({ pixels: ocrInput.pixels }, ocrInput.unitsPerPixel, { languages: options.languages, dpi: OCR_DPI, layout: options.layout }, '', options.recogniser);
+  const ocr = await ocrPage({ pixels: ocrInput.pixels }, ocrInput.unitsPerPixel, { languages: options.languages, dpi: OCR_DPI, layout: options.layout }, '', options);
   return { pageNumber, ...size, textSource: 'ocr', words: ocr.words, image, imageWords: async () => [], allWords: async () => ocr.words, drawing, pixels };
 }
 
@@ -229,7 +231,7 @@ async function readImageWords(
   const found: PageWord[] = [];
   for (const [index, region] of regions.entries()) {
     const pixels = await renderPdfPagePixels(pdf, pageNumber, OCR_DPI, region);
-    const read = await ocrPage({ pixels }, POINTS_PER_INCH / OCR_DPI, { languages: options.languages, dpi: OCR_DPI }, `image${index}.`, options.recogniser);
+    const read = await ocrPage({ pixels }, POINTS_PER_INCH / OCR_DPI, { languages: options.languages, dpi: OCR_DPI }, `image${index}.`, options);
     for (const word of read.words) found.push({ ...word, box: { ...word.box, left: word.box.left + region.left, top: word.box.top + region.top } });
   }
   const repeats = textLayerCover(layerWords);
@@ -309,7 +311,7 @@ async function readImagePage(path: string, pageNumber: number, options: ReadOpti
   const png = await imagePageToPng(path, pageNumber - 1);
   let decoded: Promise<GreyPixels> | undefined;
   const grey = () => (decoded ??= decodeGrey(png));
-  const { width, height, words } = await ocrPage({ png, pixels: grey }, 1, { languages: options.languages, layout: options.layout }, '', options.recogniser);
+  const { width, height, words } = await ocrPage({ png, pixels: grey }, 1, { languages: options.languages, layout: options.layout }, '', options);
   const image = async () => ({ png, unitsPerPixel: 1 });
   const pixels = async (_dpi?: number, region?: Box): Promise<PagePixels> => {
     const whole = await grey();
@@ -351,10 +353,10 @@ type OcrSource = { pixels: Pixels | (() => Promise<Pixels>); png?: Buffer };
  * glued to the label before them); the pixels are encoded once, for tesseract. `linePrefix` keeps
  * the lines of different images apart (tesseract numbers each image's lines from 1).
  */
-async function ocrPage(source: OcrSource, unitsPerPixel: number, options: OcrOptions, linePrefix = '', recogniser: Recogniser = 'tesseract') {
+async function ocrPage(source: OcrSource, unitsPerPixel: number, options: OcrOptions, linePrefix = '', { recogniser = 'tesseract', vocabulary }: Pick<ReadOptions, 'recogniser' | 'vocabulary'> = {}) {
   const pixels = async () => (typeof source.pixels === 'function' ? source.pixels() : source.pixels);
   // PP-OCR reads colour: an image file is given to it as it is.
-  if (recogniser === 'paddle' && paddleOcrAvailable()) return paddleOcrPage(source.png ?? (await greyPng(await pixels())), unitsPerPixel, linePrefix);
+  if (recogniser === 'paddle' && paddleOcrAvailable()) return paddleOcrPage(source.png ?? (await greyPng(await pixels())), unitsPerPixel, linePrefix, { languages: options.languages, vocabulary });
   const grey = await toGrey(await pixels());
   const lineHeight = await textLineHeight(grey);
   const scale = ocrScale(grey, lineHeight);
@@ -374,8 +376,8 @@ async function ocrPage(source: OcrSource, unitsPerPixel: number, options: OcrOpt
 }
 
 /** PP-OCR of a page image: it scales the image itself, told the height of its text lines. */
-async function paddleOcrPage(png: Buffer, unitsPerPixel: number, linePrefix: string) {
-  const result = await paddleOcrImage(png, { lineHeight: await textLineHeight(png) });
+async function paddleOcrPage(png: Buffer, unitsPerPixel: number, linePrefix: string, reading: Pick<PaddleOcrOptions, 'languages' | 'vocabulary'>) {
+  const result = await paddleOcrImage(png, { ...reading, lineHeight: await textLineHeight(png) });
   const words: PageWord[] = result.words.map((word) => ({
     text: word.text,
     box: scaleBox(word.box, unitsPerPixel),

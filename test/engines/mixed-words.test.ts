@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { unmixWords, type Kind, type ReadCharacter } from '../../src/engines/mixed-words.js';
-import { bestClassIn } from '../../src/engines/ctc.js';
+import { unmixWords, type Kind } from '../../src/engines/mixed-words.js';
+import { bestClassIn, type ReadCharacter } from '../../src/engines/ctc.js';
 
 /**
  * A line as read ("0T9RA"), each character's certainty, and what the recogniser saw of the other

@@ -19,6 +19,11 @@ describe('words of shop names and addresses misread by one letter', () => {
     expect(respellKnownWords('TRADING TRADERS PASTELARIA PASTELERIA BACKEREI BAECKEREI')).toBe('TRADING TRADERS PASTELARIA PASTELERIA BACKEREI BAECKEREI');
   });
 
+  it('puts back a letter OCR lost inside a long known word, not one that ends it (a word of its own, singular)', () => {
+    expect(respellKnownWords('Kawasan Perindustian Tampoi')).toBe('Kawasan Perindustrian Tampoi');
+    expect(respellKnownWords('GOLDEN HOLDING PRODUCT')).toBe('GOLDEN HOLDING PRODUCT');
+  });
+
   it('reads one letter OCR split in two as that letter', () => {
     expect(respellKnownWords('No.2 Jalan Temeriggung 19/9')).toBe('No.2 Jalan Temenggung 19/9');
     expect(respellKnownWords('PASARAYA BORONG')).toBe('PASARAYA BORONG');
@@ -38,6 +43,12 @@ describe('words of addresses misread', () => {
     expect(respellAddressWords('SETIA ALAM SEKSYEN U13 40170 KOTA SHAH ALAN')).toBe('SETIA ALAM SEKSYEN U13 40170 KOTA SHAH ALAM');
     expect(respellAddressWords('Bandar Mankota Cheras, Petaling Jaya')).toBe('Bandar Mahkota Cheras, Petaling Jaya');
     expect(respellAddressWords('SELANGOR 1237-TNN INDAH PERDANA')).toBe('SELANGOR 1237-TMN INDAH PERDANA');
+    expect(respellAddressWords('40170 SHAH ALA')).toBe('40170 SHAH ALAM');
+  });
+
+  it('spells a long place name with a letter misread in each of its words, a shorter one only with one', () => {
+    expect(respellAddressWords('(X) U13/X, SEIIA ALA SEKSYEN U13')).toBe('(X) U13/X, SETIA ALAM SEKSYEN U13');
+    expect(respellAddressWords('40170 SHAN ALA')).toBe('40170 SHAN ALA');
   });
 
   it('leaves short words that are words of their own', () => {

@@ -1,0 +1,18 @@
+/**
+ * English words (npm word-list: about 274,000, in lower case) as a set, loaded once per thread when
+ * first asked for: the lexicon PP-OCR's unsure words are checked against (unsure-words.ts).
+ */
+import { readFile } from 'node:fs/promises';
+import wordListPath from 'word-list';
+
+let loading: Promise<ReadonlySet<string>> | undefined;
+
+export function englishWords(): Promise<ReadonlySet<string>> {
+  loading ??= readFile(wordListPath, 'utf8')
+    .then((text) => new Set(text.split('\n').filter(Boolean)))
+    .catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    });
+  return loading;
+}
