@@ -9,9 +9,10 @@ import type { InvoiceField } from './invoice-field-names.js';
 import { INVOICE_LABELS, type LabelCategory } from './invoice-labels.js';
 import { compileLabels, findLabelHits, valuesOf, type LabelHit, type ValuePlace, type ValueRun } from './label-hits.js';
 import { plausibleYear, readAmount, readCurrency, readDate, readIban, readIdentifier, readName, readTaxAmount, readTaxId, subRun, type ValueReader } from './field-values.js';
+import { findIbans } from './identifiers.js';
 import { findAmounts, findCurrencies, findDates, type DateOptions } from './normalize.js';
 import type { LayoutTable } from './tables.js';
-import type { PageText, TextLine, TextRun } from './text-lines.js';
+import { joinRuns, type PageText, type TextLine, type TextRun } from './text-lines.js';
 
 /** Fields, and the amounts that check them: tax lines to add up, cash tendered and change, rounding. */
 export type CandidateCategory = InvoiceField | 'TaxLine' | 'Tendered' | 'Change' | 'Rounding' | 'CurrencyMention';
@@ -258,11 +259,33 @@ function unlabelledDates(page: PageText, dates: DateOptions, excluded: ReadonlyS
 
 /** IBANs anywhere on the page: their check digits make them certain without a label. */
 function ibans(page: PageText, excluded: ReadonlySet<TextLine>): FieldCandidate[] {
-  return page.lines.flatMap((line) => {
+  return page.lines.flatMap((line, index) => {
     if (excluded.has(line)) return [];
-    const value = readIban(line, page);
+    const value = readIban(line, page) ?? wrappedIban(page, line, page.lines[index + 1]);
     return value ? [{ category: 'IBAN' as const, value: value.run, contentNormalized: value.contentNormalized, score: 1, label: 0 }] : [];
   });
+}
+
+/** The start of an IBAN ending a line: its country, check digits and some of its groups. */
+const IBAN_START_AT_END = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){4,}$/i;
+
+/**
+ * An IBAN a paragraph wrapped ("... IBAN DE89 3704 0044 0532 0130" / "00 · BIC COBADEFFXXX", a
+ * footer of small print): begun at the end of a line, ended at the start of the next line of the
+ * paragraph (below it, from the same left edge), and whole only when its check digits say so.
+ */
+function wrappedIban(page: PageText, line: TextLine, next: TextLine | undefined): ReturnType<ValueReader> {
+  const head = IBAN_START_AT_END.exec(line.text.trimEnd());
+  if (!head || !next) return undefined;
+  const [a, b] = [line.layoutBox, next.layoutBox];
+  const below = b.top - (a.top + a.height);
+  if (below < -0.3 * a.height || below > a.height || Math.abs(b.left - a.left) > a.height) return undefined;
+  const [iban] = findIbans(`${head[0]} ${next.text}`.toUpperCase());
+  const tailLength = iban ? iban.length - head[0].length - 1 : 0;
+  if (!iban || iban.index !== 0 || tailLength <= 0) return undefined;
+  const start = subRun(page, line, head.index, head[0].length);
+  const tail = subRun(page, next, 0, tailLength);
+  return start && tail ? { run: joinRuns([start, tail]), contentNormalized: iban.normalized, fit: 1 } : undefined;
 }
 
 /** Every currency sign or code the page prints, to tell the currency when no label does. */

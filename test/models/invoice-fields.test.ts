@@ -150,6 +150,14 @@ describe('invoice fields', () => {
       expect(found).toMatchObject({ InvoiceTotal: '100300.00', CustomerName: 'Vijay Builders Pvt Ltd', InvoiceId: 'SLE/245/24-25', InvoiceDate: '2024-06-18' });
     });
 
+    it('reads an IBAN a footer wraps onto its next line, whole only when its check digits say so', async () => {
+      const footer = (tail: string) => lines('Rechnung Nr. RE-2024-118', 'Gesamtbetrag 1.190,00 €', 'Huber GmbH · HRB 123456 · Stadtsparkasse München · IBAN DE89 3704 0044 0532 0130', `${tail} · BIC COBADEFFXXX`);
+      const wrapped = await read(footer('00'));
+      expect(fields(wrapped).IBAN).toBe('DE89370400440532013000');
+      expect(wrapped.find((e) => e.category === 'IBAN')!.keyValues[0]!.content).toBe('DE89 3704 0044 0532 0130 00');
+      expect(fields(await read(footer('01'))).IBAN).toBeUndefined();
+    });
+
     it('picks the total that subtotal and tax add up to, not the last one printed', async () => {
       const entities = await read([
         { text: 'Subtotal', x: 330, y: 60 },
