@@ -298,7 +298,6 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'ondernemingsnummer',
     `${NO}?\\s*tva(?:\\s*intra(?:com(?:munautaire)?)?\\.?)?`,
     'tva\\s*intra(?:com(?:munautaire)?)?\\.?',
-    'siret',
     'p\\s*\\.?\\s*iva',
     'partita\\s*iva',
     'c\\.?\\s*f\\.?\\s*/\\s*p\\s*\\.?\\s*iva',
@@ -308,4 +307,6 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'nipc',
     `${NO}?\\s*(?:de\\s*)?contribuinte`,
   ]),
+  // A French company's registration number: its tax id when no VAT number is printed, else the VAT number is.
+  ...labels('TaxId', 0.7, ['siret']),
 ]);

@@ -27,6 +27,12 @@ describe('invoice fields', () => {
       expect(found).toMatchObject({ InvoiceId: '2024-118', InvoiceDate: '2024-03-03', DueDate: '2024-04-02', SubTotal: '1000.00', TotalTax: '200.00', InvoiceTotal: '1200.00', Currency: 'EUR' });
     });
 
+    it('French: the VAT number is the vendor\'s tax id, the SIRET (its registration) only when no VAT number is printed', async () => {
+      const header = (...ids: string[]) => lines('Atelier Lumière SARL', '12 rue des Arts, 69002 Lyon', ...ids, 'FACTURE N° F-2024-0042', 'Total TTC 1 234,80 €');
+      expect(fields(await read(header('SIRET 123 456 789 00012', 'TVA intracom. FR40123456824'))).VendorTaxId).toBe('FR40123456824');
+      expect(fields(await read(header('SIRET 123 456 789 00012'))).VendorTaxId).toBe('12345678900012');
+    });
+
     it('Dutch: one-word labels and Dutch month names', async () => {
       const found = fields(await read(lines('Factuurnummer: 2024-0042', 'Factuurdatum: 15 maart 2024', 'Vervaldatum: 14 april 2024', 'Subtotaal € 1.000,00', 'BTW 21% € 210,00', 'Totaal te betalen € 1.210,00')));
       expect(found).toMatchObject({ InvoiceId: '2024-0042', InvoiceDate: '2024-03-15', DueDate: '2024-04-14', SubTotal: '1000.00', TotalTax: '210.00', InvoiceTotal: '1210.00' });
