@@ -7,6 +7,7 @@
  */
 import type { PageRef } from './entities.js';
 import type { InvoiceField } from './invoice-field-names.js';
+import { plain } from './normalize.js';
 import { hasSmudgedWord, SURE_PAYMENT, type CandidateCategory, type FieldCandidate } from './invoice-fields.js';
 import type { TextRun } from './text-lines.js';
 
@@ -89,7 +90,11 @@ function chooseAmounts(candidates: readonly PagedCandidate[]): AmountChoice {
     ...taxLines.slice(0, TOP).map((tax) => ({ tax, value: cents(tax.contentNormalized), score: tax.score * 0.9 })),
   ];
   if (taxSum.length > 1) {
-    taxes.push({ lines: taxSum, value: taxSum.reduce((sum, t) => sum + cents(t.contentNormalized), 0), score: Math.min(...taxSum.map((t) => t.score)) * 0.9 });
+    // Tax lines of different taxes or rates ("CGST @ 9%", "SGST @ 9%") add up to the tax even
+    // when no subtotal checks the sum; the same line printed twice (a summary and the totals) does not.
+    const words = (c: PagedCandidate) => plain((c.labelLine ?? c.value).text).replace(/[\d\s.,%]+/g, ' ').trim();
+    const different = new Set(taxSum.map(words)).size === taxSum.length;
+    taxes.push({ lines: taxSum, value: taxSum.reduce((sum, t) => sum + cents(t.contentNormalized), 0), score: Math.min(...taxSum.map((t) => t.score)) * (different ? 0.95 : 0.9) });
   }
   const totals = [undefined, ...ofCategory(candidates, 'InvoiceTotal').slice(0, TOP + 2)];
   const tendered = ofCategory(candidates, 'Tendered').filter((c) => c.score >= SURE_PAYMENT).slice(0, 2);

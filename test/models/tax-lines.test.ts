@@ -32,4 +32,15 @@ describe('totals of an invoice before and after tax', () => {
     const pdf = await writeFixture(scratch.file('swiss.pdf'), await textPdf([lines.map((text, i) => ({ text, x: 40, y: 40 + 16 * i }))]));
     expect(fields(await firstPageEntities(invoicesUniversalModel, pdf, 'pdf'))).toMatchObject({ SubTotal: '1000.00', TotalTax: '81.00', InvoiceTotal: '1081.00' });
   });
+
+  it('adds up the lines of different taxes when no subtotal checks them, and a tax line printed twice once', async () => {
+    const read = async (name: string, lines: readonly string[]) => {
+      const pdf = await writeFixture(scratch.file(name), await textPdf([lines.map((text, i) => ({ text, x: 40, y: 40 + 16 * i }))]));
+      return fields(await firstPageEntities(invoicesUniversalModel, pdf, 'pdf'));
+    };
+    const gst = await read('gst.pdf', ['SHREE KRISHNA TRADERS', 'Invoice No.: SKT/23-24/0456', 'Basmati Rice 25kg 40 2,500.00 1,00,000.00', 'CGST @ 9% 9,000.00', 'SGST @ 9% 9,000.00', 'Total Rs. 1,18,000.00']);
+    expect(gst).toMatchObject({ TotalTax: '18000.00', InvoiceTotal: '118000.00' });
+    const twice = await read('twice.pdf', ['Kestrel Plumbing Ltd', 'Invoice: INV-10387', 'VAT 20% 128.00', 'Replace boiler pump 640.00', 'VAT 20% 128.00', 'Invoice total 768.00']);
+    expect(twice).toMatchObject({ TotalTax: '128.00', InvoiceTotal: '768.00' });
+  });
 });
