@@ -1,4 +1,5 @@
 import { accentedWords, spellsAccentsIn, withAccents } from './accented-names.js';
+import { recipientInAddressBlock } from './address-block.js';
 import { findBarcodes, parseKeyValuePayload, type PageBarcode } from './barcodes.js';
 import { detectPerPage } from './chunks.js';
 import { averageConfidence, keyValueOf, newEntity, notDetectedEntity, type PageRef } from './entities.js';
@@ -143,6 +144,12 @@ function pageCandidates(page: ReadPage, kind: InvoiceKind, dates: DateOptions): 
   if (kind.receipt && page.ref.chunkNumber === 1) found.push(...receiptHeader(text, hits));
   const vendor = guessVendor(text, hits, customerLabels, customerNames);
   if (vendor) found.push({ category: 'VendorName', value: vendor.run, contentNormalized: correctLegalForm(vendor.run.text.replace(/\s+/g, ' ').trim()), score: vendor.score * (kind.receipt ? 0.8 : 1), label: 0, labelLine: vendor.line });
+  // No label names the customer: the address block of a letter's window may.
+  const addressee = kind.receipt || customerNames.size > 0 ? undefined : recipientInAddressBlock(text, vendor?.line);
+  if (addressee) {
+    customerLabels.push(addressee);
+    found.push({ category: 'CustomerName', value: addressee, contentNormalized: addressee.text.replace(/\s+/g, ' ').trim(), score: 0.55, label: 0, labelLine: addressee });
+  }
   // A tax number in the customer's block is the customer's; one in the vendor's block the vendor's,
   // and then any other is the customer's; else the vendor's, less surely.
   const owners = taxIds.map((taxId) => {

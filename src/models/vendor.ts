@@ -207,7 +207,7 @@ function repeats(page: PageText, line: TextLine, name: string): number {
 }
 
 /** The dots between the parts of a sender line, and what OCR reads for them in small print (a dash, a plus, a star). */
-const SENDER_LINE_SEPARATOR = /\s[·•|∙*+\-–—]\s/g;
+export const SENDER_LINE_SEPARATOR = /\s[·•|∙*+\-–—]\s/g;
 
 /**
  * The first line of the address a window envelope shows: the block right under a small sender

@@ -198,6 +198,38 @@ describe('invoice fields', () => {
     });
   });
 
+  describe('the customer of a letter, unlabelled', () => {
+    // The vendor's block at the top right, the addressee's block in the envelope's window on the left.
+    const letter = (customer: Placed[], footer = 'Bank: ING · IBAN NL91 ABNA 0417 1643 00'): Placed[] => [
+      { text: 'Bakkerij de Vries B.V.', x: 380, y: 50, size: 14 },
+      { text: 'Dorpsstraat 14', x: 380, y: 68 },
+      { text: '1234 AB Haarlem', x: 380, y: 82 },
+      { text: 'BTW NL853412767B01', x: 380, y: 96 },
+      ...customer,
+      { text: 'FACTUUR', x: 50, y: 260, size: 16 },
+      { text: 'Factuurnummer: 2024-0312', x: 50, y: 290 },
+      { text: 'Totaal te betalen € 1.000,00', x: 50, y: 320 },
+      { text: footer, x: 50, y: 700 },
+    ];
+    const window = (...lines: string[]): Placed[] => lines.map((text, i) => ({ text, x: 50, y: 150 + 14 * i }));
+
+    it('is the first line of the address block in the window: a name over its street and its postcode and town', async () => {
+      expect(fields(await read(letter(window('Hotel Zeezicht', 't.a.v. de administratie', 'Boulevard 3', '2042 AA Zandvoort')))).CustomerName).toBe('Hotel Zeezicht');
+      // Under a sender line in small print, as OCR may garble it: the block starts under it.
+      const sender: Placed = { text: 'Bakkerij de Vries - Dorpsstraat 14 - Haarlem', x: 50, y: 136, size: 7 };
+      expect(fields(await read(letter([sender, ...window('Praxis Dr. Anna Klein', 'Sonnenstraße 22', '80331 München')]))).CustomerName).toBe('Praxis Dr. Anna Klein');
+      // Under what OCR left of its label ("Billed" of "Billed to").
+      expect(fields(await read(letter(window('Billed', 'Harbourside Design Studio Limited', '56 Harbour Road', 'Manchester M3 1UM')))).CustomerName).toBe('Harbourside Design Studio Limited');
+    });
+
+    it('is not a block without a postcode line, nor the vendor\'s own block when the window is empty', async () => {
+      expect(fields(await read(letter(window('Hotel Zeezicht', 'Boulevard 3'))))).not.toHaveProperty('CustomerName');
+      const alone = fields(await read(letter([])));
+      expect(alone.VendorName).toBe('Bakkerij de Vries B.V.');
+      expect(alone).not.toHaveProperty('CustomerName');
+    });
+  });
+
   describe('normalisation across the document', () => {
     it('reads an ambiguous date the way the document\'s other dates are written', async () => {
       expect(fields(await read(lines('Invoice date: 03/04/2024', 'Due date: 18/04/2024', 'Total 10.00')))).toMatchObject({ InvoiceDate: '2024-04-03', DueDate: '2024-04-18' });

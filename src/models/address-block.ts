@@ -1,0 +1,87 @@
+/**
+ * The customer of a letter-style invoice that prints no label over it: the address block a window
+ * envelope shows (a name, its street, its postcode and town), near the top of the page and apart
+ * from the vendor's block. European letters set it so (DIN 5008, NEN 1026, the French "fenêtre");
+ * a sender line above it may be missing, or lost to OCR in small print.
+ */
+import { findAmounts, findDates, plain } from './normalize.js';
+import type { PageText, TextLine } from './text-lines.js';
+import { SENDER_LINE_SEPARATOR } from './vendor.js';
+
+/** A postcode and its town, as the countries we read write them: "80331 München", "2042 AA Zandvoort", "1000-001 Lisboa", "Leeds LS6 2DD", "Seattle, WA 98101". */
+const POSTCODE_LINE = [
+  /^(?:[A-Z]{1,2}-)?\d{4,5}\s+\p{L}{2}/u,
+  /^\d{4}\s?[A-Z]{2}\s+\p{L}{2}/u,
+  /^\d{4}-\d{3}\s+\p{L}{2}/u,
+  /\b[A-Z]{1,2}\d[A-Z\d]?\s+\d[A-Z]{2}$/,
+  /\b[A-Z]{2}\s+\d{5}(?:-\d{4})?$/,
+];
+
+/** The block lies in this top share of the text on the page: the window of the envelope. */
+const TOP_SHARE = 0.45;
+/** Lines of an address block: a name, maybe a second name or an attention line, a street, the town. */
+const MAX_BLOCK_LINES = 5;
+
+function isPostcodeLine(line: TextLine): boolean {
+  const text = line.text.replace(/[,.]+$/, '').trim();
+  return POSTCODE_LINE.some((pattern) => pattern.test(text));
+}
+
+/** A name: letters, no figures to speak of, no label, date or amount. */
+function nameLike(line: TextLine): boolean {
+  const text = plain(line.text).trim();
+  const letters = text.match(/\p{L}/gu)?.length ?? 0;
+  return letters >= 3 && (text.match(/\d/g)?.length ?? 0) <= 0.1 * letters && !/[:@]/.test(text) && findDates(line.text).length === 0 && findAmounts(line.text).length === 0;
+}
+
+/** Whether `line` continues the block `above` belongs to: close below it, from the same left edge. */
+function continues(above: TextLine, line: TextLine): boolean {
+  const [a, b] = [above.layoutBox, line.layoutBox];
+  const gap = b.top - (a.top + a.height);
+  return line !== above && gap >= -0.3 * a.height && gap < 1.2 * a.height && Math.abs(b.left - a.left) < a.height;
+}
+
+/** `first` and the lines under it that continue its block. */
+function blockUnder(page: PageText, first: TextLine): TextLine[] {
+  const block = [first];
+  for (const line of page.lines) {
+    if (block.length >= MAX_BLOCK_LINES) break;
+    if (continues(block.at(-1)!, line)) block.push(line);
+  }
+  return block;
+}
+
+/**
+ * The first line of the unlabelled address block near the top of the page that is not the
+ * vendor's: a name-like line heading a block (none right above it) whose third to fifth line
+ * is the postcode and town. Nothing
+ * when the vendor is not known (the one block would as well be the vendor's) or its name is
+ * printed again elsewhere (the vendor repeats its name in a footer; a customer is named once).
+ */
+export function recipientInAddressBlock(page: PageText, vendorLine: TextLine | undefined): TextLine | undefined {
+  if (!vendorLine || page.lines.length === 0) return undefined;
+  const top = Math.min(...page.lines.map((l) => l.layoutBox.top));
+  const bottom = Math.max(...page.lines.map((l) => l.layoutBox.top + l.layoutBox.height));
+  const vendorKey = key(vendorLine.text);
+  for (const line of page.lines) {
+    if (line.layoutBox.top > top + TOP_SHARE * (bottom - top)) continue;
+    // A sender line over the block ("Huber GmbH · Lindenweg 7 · 80331 München", as OCR reads it in
+    // small print) is not its name, nor what OCR left of a label over it ("Billed" of "Billed to").
+    const over = (other: TextLine) => senderLike(other) || LABEL_WORD.test(plain(other.text).trim());
+    if (!nameLike(line) || over(line) || page.lines.some((other) => continues(other, line) && !over(other))) continue;
+    const block = blockUnder(page, line);
+    const postcodeAt = block.findIndex(isPostcodeLine);
+    if (postcodeAt < 2 || block.includes(vendorLine)) continue;
+    const name = key(line.text);
+    if (name === vendorKey || name.length < 4 || page.lines.some((other) => other !== line && key(other.text).includes(name))) continue;
+    return line;
+  }
+  return undefined;
+}
+
+/** A word of the labels over a customer's block, alone on its line: never the customer's name. */
+const LABEL_WORD = /^(?:billed|bill|invoiced?|sold|ship(?:ped)?|deliver(?:ed|y)?|customer|client|cliente|kunde|klant|destinataire|empfanger|to|an|aan)\W*$/;
+
+const senderLike = (line: TextLine) => (line.text.match(SENDER_LINE_SEPARATOR)?.length ?? 0) > 0;
+
+const key = (text: string) => plain(text).replace(/[^\p{L}\p{N}]+/gu, '');
