@@ -233,12 +233,20 @@ export function recipientUnderSenderLine(page: PageText): TextLine | undefined {
 /** Below this a line is only some text near the top, not a name we can vouch for. */
 const MIN_VENDOR_SCORE = 0.45;
 
-/** How many of the (up to four) lines under `line`, in its column, are address or contact details. */
+/**
+ * How many of the (up to four) lines under `line`, in its column, are address or contact details.
+ * Each is the nearest line below the one before, by position rather than by the page's rows: a
+ * tall title beside a block (a big "INVOICE" level with a letterhead) makes a row of its own
+ * between two of the block's lines.
+ */
 function blockDetails(page: PageText, line: TextLine): number {
   let count = 0;
   let previous = line;
-  for (let r = line.row + 1; r < page.rows.length && r <= line.row + 5; r++) {
-    const next = page.rows[r]!.find((candidate) => isInBlockOf(previous, candidate) && candidate.layoutBox.top - (previous.layoutBox.top + previous.layoutBox.height) < 1.6 * previous.layoutBox.height);
+  for (let n = 0; n < 4; n++) {
+    const { top, height } = previous.layoutBox;
+    const next = page.lines
+      .filter((candidate) => candidate.layoutBox.top > top && isInBlockOf(previous, candidate) && candidate.layoutBox.top - (top + height) < 1.6 * height)
+      .sort((a, b) => a.layoutBox.top - b.layoutBox.top)[0];
     if (!next) break;
     if (isDetailLine(next.text)) count++;
     previous = next;

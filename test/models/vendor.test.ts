@@ -114,6 +114,18 @@ describe('vendor', () => {
     expect(vendorOf(entities)).toBe('BRIGHTPATH ENGINEERING SARL');
   });
 
+  it('heads its block of address lines though a tall title beside them has a row of its own between theirs', async () => {
+    const page: Placed[] = [
+      { text: 'INVOICE', x: 40, y: 72, size: 44 },
+      { text: 'Jane Doe Design', x: 400, y: 40 },
+      { text: '77 Elm Street, Apt 4', x: 400, y: 54 },
+      { text: 'Portland, OR 97205', x: 400, y: 68 },
+      { text: '(503) 555-0199', x: 400, y: 82 },
+      ...ITEMS,
+    ];
+    expect(vendorOf(await read(page))).toBe('Jane Doe Design');
+  });
+
   it('stays not detected rather than being a title or a heading', async () => {
     const entities = await read([
       { text: 'INVOICE', x: 50, y: 40, size: 20 },
