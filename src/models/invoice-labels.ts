@@ -107,6 +107,8 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'date\\s*of\\s*(?:issue|invoice|invoicing)',
     '(?:issue|issued|issuing|billing|bill|document|receipt|transaction)\\s*date',
     'date\\s*(?:issued|of\\s*bill)',
+    // British VAT invoices date the supply as its "tax point".
+    'tax\\s*point(?:\\s*date)?',
     'rechnungsdatum',
     're\\.?\\s*-?\\s*datum',
     'ausstellungsdatum',

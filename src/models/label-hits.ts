@@ -235,16 +235,23 @@ export function lineRightOf(page: PageText, line: TextLine): TextLine | undefine
 /** A line below less tall than this share of its label's height is no value of it. */
 const MIN_VALUE_HEIGHT = 0.5;
 
-/** The line under `line` that shares most of its width, or starts where it starts. */
+/**
+ * The line under `line` that shares most of its width, or starts where it starts, in the next two
+ * rows of text (rows of specks alone, a scanned table's ruling read as ":", do not count).
+ */
 export function lineBelow(page: PageText, line: TextLine): TextLine | undefined {
   const a = line.layoutBox;
-  for (let r = line.row + 1; r < page.rows.length && r <= line.row + 2; r++) {
+  // Much smaller than the label: a speck or a mark of the scan, not a value.
+  const speck = (candidate: TextLine) => candidate.layoutBox.height < MIN_VALUE_HEIGHT * a.height;
+  let rowsOfText = 0;
+  for (let r = line.row + 1; r < page.rows.length && rowsOfText < 2; r++) {
+    if (page.rows[r]!.every(speck)) continue;
+    rowsOfText++;
     let best: TextLine | undefined;
     let bestShared = 0;
     for (const candidate of page.rows[r]!) {
+      if (speck(candidate)) continue;
       const b = candidate.layoutBox;
-      // Much smaller than the label: a speck or a mark of the scan, not a value.
-      if (b.height < MIN_VALUE_HEIGHT * a.height) continue;
       const shared = overlap(a.left, a.left + a.width, b.left, b.left + b.width) + (Math.abs(a.left - b.left) < a.height ? a.height : 0);
       if (shared > bestShared) [best, bestShared] = [candidate, shared];
     }

@@ -33,6 +33,13 @@ describe('invoice fields', () => {
       expect(fields(await read(header('SIRET 123 456 789 00012'))).VendorTaxId).toBe('12345678900012');
     });
 
+    it('British: the tax point dates the invoice, the payment date is when it is due', async () => {
+      const entities = await read(lines('Kestrel Plumbing Ltd', 'Invoice: INV-10387', 'Tax point: 14/02/2024', 'Payment due: 15/03/2024', 'Invoice total £768.00'));
+      expect(fields(entities)).toMatchObject({ InvoiceId: 'INV-10387', InvoiceDate: '2024-02-14', DueDate: '2024-03-15', InvoiceTotal: '768.00', Currency: 'GBP' });
+      // Labelled, not a date guessed for want of one.
+      expect(confidence(entities, 'InvoiceDate')).toBeGreaterThan(0.9);
+    });
+
     it('Dutch: one-word labels and Dutch month names', async () => {
       const found = fields(await read(lines('Factuurnummer: 2024-0042', 'Factuurdatum: 15 maart 2024', 'Vervaldatum: 14 april 2024', 'Subtotaal € 1.000,00', 'BTW 21% € 210,00', 'Totaal te betalen € 1.210,00')));
       expect(found).toMatchObject({ InvoiceId: '2024-0042', InvoiceDate: '2024-03-15', DueDate: '2024-04-14', SubTotal: '1000.00', TotalTax: '210.00', InvoiceTotal: '1210.00' });
@@ -154,6 +161,19 @@ describe('invoice fields', () => {
         ]),
       );
       expect(found).toMatchObject({ InvoiceTotal: '100300.00', CustomerName: 'Vijay Builders Pvt Ltd', InvoiceId: 'SLE/245/24-25', InvoiceDate: '2024-06-18' });
+    });
+
+    it('reads the value under its label past rows of specks (a scanned table\'s ruling read as marks)', async () => {
+      const page: Placed[] = [
+        { text: 'Shree Krishna Traders Pvt. Ltd.', x: 50, y: 40, size: 14 },
+        { text: 'Buyer:', x: 50, y: 100 },
+        { text: ':', x: 300, y: 106, size: 3 },
+        { text: '.', x: 340, y: 111, size: 3 },
+        { text: 'Mahalaxmi Stores', x: 50, y: 118 },
+        { text: 'Kothrud, Pune 411038', x: 50, y: 132 },
+        { text: 'Grand Total 1,18,000.00', x: 300, y: 200 },
+      ];
+      expect(fields(await read(page)).CustomerName).toBe('Mahalaxmi Stores');
     });
 
     it('reads an IBAN a footer wraps onto its next line, whole only when its check digits say so', async () => {
