@@ -72,6 +72,9 @@ export function recipientInAddressBlock(page: PageText, vendorLine: TextLine | u
     const block = blockUnder(page, line);
     const postcodeAt = block.findIndex(isPostcodeLine);
     if (postcodeAt < 2 || block.includes(vendorLine)) continue;
+    // Between the name and the town: streets, second names, attention lines; not a number alone
+    // under a label (a box of account details), nor a labelled line.
+    if (block.slice(1, postcodeAt).some((l) => !/\p{L}{2}/u.test(l.text) || l.text.includes(':'))) continue;
     const name = key(line.text);
     if (name === vendorKey || name.length < 4 || page.lines.some((other) => other !== line && key(other.text).includes(name))) continue;
     return line;
@@ -79,8 +82,12 @@ export function recipientInAddressBlock(page: PageText, vendorLine: TextLine | u
   return undefined;
 }
 
-/** A word of the labels over a customer's block, alone on its line: never the customer's name. */
-const LABEL_WORD = /^(?:billed|bill|invoiced?|sold|ship(?:ped)?|deliver(?:ed|y)?|customer|client|cliente|kunde|klant|destinataire|empfanger|to|an|aan)\W*$/;
+/**
+ * A word of the labels over a customer's block, or the salutation a letter puts over the name
+ * ("Herr" / "Thomas Meier"), alone on its line: never the customer's name.
+ */
+const LABEL_WORD =
+  /^(?:billed|bill|invoiced?|sold|ship(?:ped)?|deliver(?:ed|y)?|customer|client|cliente|kunde|klant|destinataire|empfanger|to|an|aan|herrn?|frau|firma|mr|mrs|ms|miss|dr|monsieur|madame|mme|m|mevrouw|de\s+heer|dhr|mevr|sr|sra|senor|senora|sig(?:ra)?|signor(?:a)?|spett\.?\s*le|exmo?s?|exma)\W*$/;
 
 const senderLike = (line: TextLine) => (line.text.match(SENDER_LINE_SEPARATOR)?.length ?? 0) > 0;
 

@@ -268,6 +268,10 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'exmo\\.?(?:\\s*\\(?s\\)?\\s*sr\\.?\\s*\\(?s\\)?)?',
     'factur(?:e|er|ar)\\s*a',
     'adresse\\s*de\\s*facturation',
+    '(?:billing|invoice)\\s*address',
+    // A utility's or a telephone company's statement names the customer it served.
+    'service\\s*(?:for|to|address)',
+    'account\\s*holder',
     'rechnungsempfanger',
     'rechnungsadresse',
     'kunde',

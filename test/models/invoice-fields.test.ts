@@ -33,6 +33,12 @@ describe('invoice fields', () => {
       expect(fields(await read(header('SIRET 123 456 789 00012'))).VendorTaxId).toBe('12345678900012');
     });
 
+    it('English party labels of statements and marketplaces: "Billing Address", "Service for"', async () => {
+      const billing = fields(await read(lines('Cloudtail India Private Limited', 'Invoice Number : BLR7-1234567', ['Billing Address :', 300], ['Rohit Verma', 300], ['14 MG Road, Pune 411001', 300], 'TOTAL: Rs. 1,299.00')));
+      expect(billing.CustomerName).toBe('Rohit Verma');
+      expect(fields(await read(lines('Cascade Power & Light', 'Service for: Maria Gonzalez', '1844 SE Alder St, Portland, OR 97214', 'Total Amount Due $84.12'))).CustomerName).toBe('Maria Gonzalez');
+    });
+
     it('British: the tax point dates the invoice, the payment date is when it is due', async () => {
       const entities = await read(lines('Kestrel Plumbing Ltd', 'Invoice: INV-10387', 'Tax point: 14/02/2024', 'Payment due: 15/03/2024', 'Invoice total £768.00'));
       expect(fields(entities)).toMatchObject({ InvoiceId: 'INV-10387', InvoiceDate: '2024-02-14', DueDate: '2024-03-15', InvoiceTotal: '768.00', Currency: 'GBP' });
@@ -238,12 +244,16 @@ describe('invoice fields', () => {
       // Under a sender line in small print, as OCR may garble it: the block starts under it.
       const sender: Placed = { text: 'Bakkerij de Vries - Dorpsstraat 14 - Haarlem', x: 50, y: 136, size: 7 };
       expect(fields(await read(letter([sender, ...window('Praxis Dr. Anna Klein', 'Sonnenstraße 22', '80331 München')]))).CustomerName).toBe('Praxis Dr. Anna Klein');
+      // Under the salutation a letter puts over the name.
+      expect(fields(await read(letter(window('Herr', 'Thomas Meier', 'Seestrasse 8', '6300 Zug')))).CustomerName).toBe('Thomas Meier');
       // Under what OCR left of its label ("Billed" of "Billed to").
       expect(fields(await read(letter(window('Billed', 'Harbourside Design Studio Limited', '56 Harbour Road', 'Manchester M3 1UM')))).CustomerName).toBe('Harbourside Design Studio Limited');
     });
 
     it('is not a block without a postcode line, nor the vendor\'s own block when the window is empty', async () => {
       expect(fields(await read(letter(window('Hotel Zeezicht', 'Boulevard 3'))))).not.toHaveProperty('CustomerName');
+      // A box of account details over a labelled address is no address block.
+      expect(fields(await read(letter(window('Account Number', '4471-2209-1183', 'Service at: 1844 SE Alder St', 'Portland, OR 97214'))))).not.toHaveProperty('CustomerName');
       const alone = fields(await read(letter([])));
       expect(alone.VendorName).toBe('Bakkerij de Vries B.V.');
       expect(alone).not.toHaveProperty('CustomerName');
