@@ -70,9 +70,11 @@ export const readAmount: ValueReader = (run, page) => firstAmount(run, page, fin
 
 /**
  * Words that name the base a tax is reckoned on, right before an amount: on a tax line that
- * prints both ("TVA 5,5% HT 10,10 TVA 0,56", "IVA 10% BASE 10,85 CUOTA 1,09") it is not the tax.
+ * prints both ("TVA 5,5% HT 10,10 TVA 0,56", "IVA 10% BASE 10,85 CUOTA 1,09", "MWST 8.1% auf
+ * 105.60 7.92", "VAT 20% on 640.00 128.00") it is not the tax.
  */
-const TAX_BASE = /(?:^|[^\p{L}])(?:ht|h\.t\.|hors\s+taxes?|net|nett|netto|base|basis|excl\.?|exkl\.?|taxable|imponible|imponibile|grundlage|iliquido)\s*[:=]?\s*\p{Sc}?\s*$/iu;
+const TAX_BASE =
+  /(?:^|[^\p{L}])(?:ht|h\.t\.|hors\s+taxes?|net|nett|netto|base|basis|excl\.?|exkl\.?|taxable|imponible|imponibile|grundlage|iliquido|auf|on|sur|su|sobre|over)\s*[:=]?\s*\p{Sc}?\s*$/iu;
 
 /** A tax's amount: the first amount of the run that is not its base. */
 export const readTaxAmount: ValueReader = (run, page) => {

@@ -7,7 +7,7 @@
 import { overlap } from './geometry.js';
 import type { InvoiceField } from './invoice-field-names.js';
 import { INVOICE_LABELS, type LabelCategory } from './invoice-labels.js';
-import { compileLabels, findLabelHits, valuesOf, type LabelHit, type ValuePlace, type ValueRun } from './label-hits.js';
+import { compileLabels, findLabelHits, lineRightOf, valuesOf, type LabelHit, type ValuePlace, type ValueRun } from './label-hits.js';
 import { plausibleYear, readAmount, readCurrency, readDate, readIban, readIdentifier, readName, readTaxAmount, readTaxId, subRun, type ValueReader } from './field-values.js';
 import { findIbans } from './identifiers.js';
 import { findAmounts, findCurrencies, findDates, type DateOptions } from './normalize.js';
@@ -125,6 +125,8 @@ function inOtherPartysBlock(run: TextRun, hit: LabelHit, headings: readonly Labe
   return headings.some((h) => h.definition.category !== hit.definition.category && isInBlockOf(h.line, line));
 }
 
+const TAX_CATEGORIES: ReadonlySet<LabelCategory> = new Set(['TotalTax', 'TaxLine']);
+
 function orderedValues(category: LabelCategory, values: ValueRun[]): ValueRun[] {
   if (!BLOCK_LABELS.has(category)) return values;
   return [...values.filter((v) => v.place === 'inline' || v.place === 'below'), ...values.filter((v) => v.place !== 'inline' && v.place !== 'below')];
@@ -144,7 +146,12 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
   hits.forEach((hit, i) => {
     const category = hit.definition.category;
     if (category === 'Other') return;
-    for (const { run, place } of orderedValues(category, valuesOf(page, hit, hits[i - 1], hits[i + 1]))) {
+    for (const found of orderedValues(category, valuesOf(page, hit, hits[i - 1], hits[i + 1]))) {
+      let { run, place } = found;
+      // A tax line may print its rate and base after the label and the tax in the next cell
+      // ("inkl. MWST 8.1% auf 105.60 | 7.92"): the base is no tax, the cell to the right holds it.
+      const nextCell = lineRightOf(page, hit.line);
+      if (place === 'inline' && TAX_CATEGORIES.has(category) && nextCell && !read[category](run, page)) [run, place] = [nextCell, 'right'];
       // A line that starts with a label of its own is another field, not this one's value.
       if (place !== 'inline' && labelledLines.has(run as TextLine)) continue;
       // A party's name is in its own block: the line across the page under "Bill to" is the customer's, not the supplier's.

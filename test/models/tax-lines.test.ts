@@ -33,6 +33,19 @@ describe('totals of an invoice before and after tax', () => {
     expect(fields(await firstPageEntities(invoicesUniversalModel, pdf, 'pdf'))).toMatchObject({ SubTotal: '1000.00', TotalTax: '81.00', InvoiceTotal: '1081.00' });
   });
 
+  it('takes the tax, not the base it is reckoned on ("auf", "on"), on its line or in the cell beside it', async () => {
+    const placed = (rows: ReadonlyArray<readonly [string, string?]>) =>
+      rows.flatMap(([left, right], i) => [{ text: left, x: 40, y: 40 + 16 * i }, ...(right ? [{ text: right, x: 420, y: 40 + 16 * i }] : [])]);
+    const read = async (name: string, rows: ReadonlyArray<readonly [string, string?]>) => {
+      const pdf = await writeFixture(scratch.file(name), await textPdf([placed(rows)]));
+      return fields(await firstPageEntities(invoicesUniversalModel, pdf, 'pdf'));
+    };
+    const swiss = await read('hotel.pdf', [['Hotel Bellevue Zurich AG'], ['Rechnung Nr. 558120'], ['Total CHF', "1'245.60"], ["inkl. MWST 3.8% auf 1'140.00", '41.70'], ['inkl. MWST 8.1% auf 105.60', '7.92']]);
+    expect(swiss).toMatchObject({ InvoiceTotal: '1245.60', TotalTax: '49.62' });
+    const british = await read('on.pdf', [['Kestrel Plumbing Ltd'], ['Invoice: INV-10387'], ['VAT 20% on 640.00 128.00'], ['Invoice total 768.00']]);
+    expect(british).toMatchObject({ TotalTax: '128.00', InvoiceTotal: '768.00' });
+  });
+
   it('adds up the lines of different taxes when no subtotal checks them, and a tax line printed twice once', async () => {
     const read = async (name: string, lines: readonly string[]) => {
       const pdf = await writeFixture(scratch.file(name), await textPdf([lines.map((text, i) => ({ text, x: 40, y: 40 + 16 * i }))]));
