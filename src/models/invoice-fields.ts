@@ -196,8 +196,9 @@ const FURTHER_IN_ROW = 1.05;
 function furtherInRow(page: PageText, first: TextRun, candidate: FieldCandidate, labelScore: number, read: ValueReader): FieldCandidate[] {
   const found: FieldCandidate[] = [];
   let score = labelScore;
-  for (const line of rowAfter(page, first)) {
-    const value = read(line, page);
+  // Cells the text layer or OCR joined into the value's line ("₹198.15 ₹1,299.00") first, then the row's further lines.
+  for (const run of [...laterInLine(page, first), ...rowAfter(page, first)]) {
+    const value = read(run, page);
     score *= FURTHER_IN_ROW;
     if (value) found.push({ ...candidate, value: value.run, contentNormalized: value.contentNormalized, score: score * value.fit });
   }
@@ -213,11 +214,31 @@ function firstInRow(page: PageText, line: TextLine, read: ValueReader): ReturnTy
   return undefined;
 }
 
+/** The line that holds a run. */
+function lineOf(page: PageText, run: TextRun): TextLine | undefined {
+  return page.lines.find((l) => l.spans[0] && run.spans[0] && l.spans[0].offset <= run.spans[0].offset && run.spans[0].offset < l.spans[0].offset + l.spans[0].length);
+}
+
 /** The lines of a run's row to the right of its line. */
 function rowAfter(page: PageText, run: TextRun): TextLine[] {
-  const line = page.lines.find((l) => l.spans[0] && run.spans[0] && l.spans[0].offset <= run.spans[0].offset && run.spans[0].offset < l.spans[0].offset + l.spans[0].length);
+  const line = lineOf(page, run);
   const row = line ? (page.rows[line.row] ?? []) : [];
   return line ? row.slice(row.indexOf(line) + 1) : [];
+}
+
+/** The amounts of a run's line after the run, each as a run of its own. */
+function laterInLine(page: PageText, run: TextRun): TextRun[] {
+  const line = lineOf(page, run);
+  const [span] = run.spans;
+  if (!line || !span) return [];
+  const from = span.offset + span.length - line.spans[0]!.offset;
+  return findAmounts(line.text.slice(from))
+    .filter((a) => a.decimals)
+    .flatMap((a) => {
+      const start = a.currency ? Math.min(a.currency.index, a.index) : a.index;
+      const end = a.currency ? Math.max(a.currency.index + a.currency.length, a.index + a.length) : a.index + a.length;
+      return subRun(page, line, from + start, end - start) ?? [];
+    });
 }
 
 /** Payment lines surely read (an amount with its decimals, after a clear label) check the total. */

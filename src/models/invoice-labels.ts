@@ -299,7 +299,8 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'uid(?:\\s*-?\\s*nr\\.?)?',
     'steuer\\s*-?\\s*(?:nr\\.?|nummer)',
     'steuernummer',
-    'mwst\\s*-?\\s*nr\\.?',
+    // Swiss letterheads print "MWST CHE-116.281.710 MWST": the word alone before the number.
+    'mwst(?:\\s*-?\\s*nr\\.?)?',
     'btw\\s*-?\\s*(?:nr\\.?|nummer|id)?',
     'ondernemingsnummer',
     `${NO}?\\s*tva(?:\\s*intra(?:com(?:munautaire)?)?\\.?)?`,

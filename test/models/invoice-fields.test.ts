@@ -81,6 +81,11 @@ describe('invoice fields', () => {
       expect(receipt).toMatchObject({ InvoiceId: 'A1B2C3D4-0007', InvoiceDate: '2024-04-02' });
     });
 
+    it('Swiss: the VAT number after "MWST" alone, as letterheads print it', async () => {
+      const found = fields(await read(lines('Hotel Bellevue Zürich AG', 'Limmatquai 40 · 8001 Zürich · MWST CHE-116.281.710 MWST', 'Rechnung Nr. 558120', "Total CHF 1'245.60")));
+      expect(found).toMatchObject({ VendorTaxId: 'CHE116281710', InvoiceId: '558120', InvoiceTotal: '1245.60' });
+    });
+
     it('German VAT id label as OCR spells it, its I read as an l ("USt-ldNr.")', async () => {
       const found = fields(await read(lines('Müller & Söhne GmbH', 'Rechnungs-Nr. RE-10023', 'Gesamtbetrag 1.190,00 EUR', 'Zahlbar ohne Abzug. USt-ldNr.: DE129273398')));
       expect(found).toMatchObject({ VendorTaxId: 'DE129273398', InvoiceId: 'RE-10023' });
@@ -167,6 +172,16 @@ describe('invoice fields', () => {
         ]),
       );
       expect(found).toMatchObject({ InvoiceTotal: '100300.00', CustomerName: 'Vijay Builders Pvt Ltd', InvoiceId: 'SLE/245/24-25', InvoiceDate: '2024-06-18' });
+    });
+
+    it('reads the total past the tax column\'s sum when the row\'s figures make one line beside its label', async () => {
+      const found = fields(await read([
+        { text: 'Cloudtail India Private Limited', x: 40, y: 40 },
+        { text: 'Invoice Number : BLR7-1234567', x: 40, y: 60 },
+        { text: 'TOTAL:', x: 40, y: 200 },
+        { text: 'Rs.198.15 Rs.1,299.00', x: 400, y: 200 },
+      ]));
+      expect(found).toMatchObject({ InvoiceTotal: '1299.00' });
     });
 
     it('reads the value under its label past rows of specks (a scanned table\'s ruling read as marks)', async () => {
