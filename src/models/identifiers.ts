@@ -112,12 +112,28 @@ function findOcrGstin(text: string): FoundIdentifier | undefined {
   return undefined;
 }
 
+/** Country codes of VAT numbers (EU, United Kingdom, Northern Ireland, Switzerland, Norway). */
+const VAT_COUNTRIES = new Set(['AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'EL', 'ES', 'FI', 'FR', 'HR', 'HU', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK', 'GB', 'XI', 'CH', 'NO']);
+const PREFIX_BEFORE_NUMBER = /(?<![\p{L}\p{N}])([0-9A-Z])([0-9A-Z])(?=\s?\d{8,12}(?![\p{L}\p{N}]))/gu;
+
+/**
+ * `text` with a VAT number's country prefix put right where OCR read a letter of it as a digit
+ * ("1T01234567890" for IT01234567890, "8E 0123456789"): only into a known country code.
+ */
+function withCountryPrefix(text: string): string {
+  return text.replace(PREFIX_BEFORE_NUMBER, (whole, a: string, b: string) => {
+    const code = (AS_LETTER[a] ?? a) + (AS_LETTER[b] ?? b);
+    return whole !== code && /[0-9]/.test(whole) && VAT_COUNTRIES.has(code) ? code : whole;
+  });
+}
+
 /**
  * The tax number in a labelled value: a number of a known national shape, else an optional
  * country prefix and 8 to 15 characters, mostly digits. Portuguese numbers (PT prefix, or any
  * when `portuguese`) must pass the NIF check digit.
  */
-export function findTaxId(text: string, portuguese: boolean): FoundIdentifier | undefined {
+export function findTaxId(printed: string, portuguese: boolean): FoundIdentifier | undefined {
+  const text = withCountryPrefix(printed);
   const gstin = findOcrGstin(text);
   if (gstin) return gstin;
   const shaped = SHAPED_TAX_IDS.map((pattern) => pattern.exec(text)).filter((m): m is RegExpExecArray => m !== null).sort((a, b) => a.index - b.index)[0];

@@ -117,6 +117,10 @@ describe('identifiers', () => {
     expect(findTaxId('NL123456789B01', false)?.normalized).toBe('NL123456789B01');
     expect(findTaxId('ATU12345678', false)?.normalized).toBe('ATU12345678');
     expect(findTaxId('B12345678', false)?.normalized).toBe('B12345678');
+    // A country prefix whose letter OCR read as a digit, put back only into a country code.
+    expect(findTaxId('P.IVA 1T01234567890', false)?.normalized).toBe('IT01234567890');
+    expect(findTaxId('BTW 8E 0123456789', false)?.normalized).toBe('BE0123456789');
+    expect(findTaxId('Reg. 12 34567890', false)?.normalized).toBe('1234567890');
     expect(isLuhnValid('4111111111111111')).toBe(true);
     expect(isLuhnValid('4111111111111112')).toBe(false);
   });
