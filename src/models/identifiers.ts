@@ -112,18 +112,25 @@ function findOcrGstin(text: string): FoundIdentifier | undefined {
   return undefined;
 }
 
-/** Country codes of VAT numbers (EU, United Kingdom, Northern Ireland, Switzerland, Norway). */
-const VAT_COUNTRIES = new Set(['AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'EL', 'ES', 'FI', 'FR', 'HR', 'HU', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK', 'GB', 'XI', 'CH', 'NO']);
-const PREFIX_BEFORE_NUMBER = /(?<![\p{L}\p{N}])([0-9A-Z])([0-9A-Z])(?=\s?\d{8,12}(?![\p{L}\p{N}]))/gu;
+/** VAT numbers that are a country code and digits only: the code, and how many digits follow it. */
+const VAT_DIGITS: Readonly<Record<string, readonly number[]>> = {
+  BE: [10], BG: [9, 10], CZ: [8, 9, 10], DE: [9], DK: [8], EE: [9], EL: [9], FI: [8], FR: [11], HR: [11], HU: [8], IT: [11], LT: [9, 12],
+  LU: [8], LV: [11], MT: [8], NO: [9], PL: [10], PT: [9], SE: [12], SI: [8], SK: [10], GB: [9, 12], XI: [9, 12],
+};
+const PREFIX_BEFORE_NUMBER = /(?<![\p{L}\p{N}])([0-9A-Z])([0-9A-Z])(\s?)(\d{8,12})(?![\p{L}\p{N}])/gu;
 
 /**
- * `text` with a VAT number's country prefix put right where OCR read a letter of it as a digit
- * ("1T01234567890" for IT01234567890, "8E 0123456789"): only into a known country code.
+ * `text` with a VAT number's country prefix put right where OCR read its letters as digits
+ * ("1T01234567890", "1785845308698" for IT..., "8E 0123456789" for BE...): only into a country
+ * code followed by as many digits as that country's numbers have, and when both letters were
+ * read as digits only for numbers too long to be a bare national number (eleven digits or more).
  */
 function withCountryPrefix(text: string): string {
-  return text.replace(PREFIX_BEFORE_NUMBER, (whole, a: string, b: string) => {
+  return text.replace(PREFIX_BEFORE_NUMBER, (whole, a: string, b: string, space: string, digits: string) => {
     const code = (AS_LETTER[a] ?? a) + (AS_LETTER[b] ?? b);
-    return whole !== code && /[0-9]/.test(whole) && VAT_COUNTRIES.has(code) ? code : whole;
+    const spoiled = [a, b].filter((c) => /\d/.test(c)).length;
+    if (spoiled === 0 || !VAT_DIGITS[code]?.includes(digits.length) || (spoiled === 2 && digits.length < 11)) return whole;
+    return `${code}${space}${digits}`;
   });
 }
 

@@ -120,7 +120,10 @@ describe('identifiers', () => {
     // A country prefix whose letter OCR read as a digit, put back only into a country code.
     expect(findTaxId('P.IVA 1T01234567890', false)?.normalized).toBe('IT01234567890');
     expect(findTaxId('BTW 8E 0123456789', false)?.normalized).toBe('BE0123456789');
-    expect(findTaxId('Reg. 12 34567890', false)?.normalized).toBe('1234567890');
+    expect(findTaxId('P.IVA 1785845308698', false)?.normalized).toBe('IT85845308698');
+    // Not a bare national number that starts with such digits (a Polish NIP, an Italian partita IVA).
+    expect(findTaxId('NIP 5112345678', false)?.normalized).toBe('5112345678');
+    expect(findTaxId('P.IVA 47123456789', false)?.normalized).toBe('47123456789');
     expect(isLuhnValid('4111111111111111')).toBe(true);
     expect(isLuhnValid('4111111111111112')).toBe(false);
   });
