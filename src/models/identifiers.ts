@@ -47,23 +47,67 @@ export interface FoundIdentifier {
   length: number;
   /** Without spaces, dots and dashes, upper case. */
   normalized: string;
+  /** A character OCR misread was put right to make it valid (findIbans). */
+  repaired?: boolean;
 }
 
 // Country code, check digits, then 11 to 30 letters or digits, in groups or not.
 const IBAN_CANDIDATE = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}/g;
 
-/** IBANs in a text, checked with mod-97: of each candidate the longest valid prefix (other text may follow it). */
+/**
+ * IBANs in a text, checked with mod-97: of each candidate the longest valid prefix (other text
+ * may follow it); else, where its country's format says which characters are letters and which
+ * digits, the candidate with the ones OCR confused put right by that format ("NW8K" for NWBK),
+ * when its check digits then pass (marked repaired: read less surely than an IBAN read whole).
+ */
 export function findIbans(text: string): FoundIdentifier[] {
   const found: FoundIdentifier[] = [];
   for (const match of text.matchAll(IBAN_CANDIDATE)) {
-    for (let length = match[0].length; length >= 15; length--) {
-      const candidate = match[0].slice(0, length);
-      if (candidate.endsWith(' ') || !isValidIban(candidate)) continue;
-      found.push({ index: match.index, length, normalized: compactIban(candidate) });
-      break;
+    const whole = longestValidPrefix(match[0]);
+    if (whole !== undefined) found.push({ index: match.index, length: whole, normalized: compactIban(match[0].slice(0, whole)) });
+    else {
+      const repaired = byCountryFormat(match[0]);
+      if (repaired) found.push({ index: match.index, ...repaired, repaired: true });
     }
   }
   return found;
+}
+
+function longestValidPrefix(candidate: string): number | undefined {
+  for (let length = candidate.length; length >= 15; length--) {
+    const prefix = candidate.slice(0, length);
+    if (!prefix.endsWith(' ') && isValidIban(prefix)) return length;
+  }
+  return undefined;
+}
+
+/**
+ * The account part of IBANs by country (ISO 13616 registry), where its characters' kinds are
+ * fixed: n a digit, a a letter, c either. Countries whose accounts are digits throughout are here
+ * too: a letter in them is a misread digit.
+ */
+const BBAN_FORMATS: Readonly<Record<string, string>> = {
+  AT: 'n'.repeat(16), BE: 'n'.repeat(12), CH: 'n'.repeat(5) + 'c'.repeat(12), DE: 'n'.repeat(18), DK: 'n'.repeat(14), ES: 'n'.repeat(20),
+  FI: 'n'.repeat(14), FR: 'n'.repeat(10) + 'c'.repeat(11) + 'nn', GB: 'aaaa' + 'n'.repeat(14), IE: 'aaaa' + 'n'.repeat(14), IT: 'a' + 'n'.repeat(10) + 'c'.repeat(12),
+  LU: 'nnn' + 'c'.repeat(13), NL: 'aaaa' + 'n'.repeat(10), NO: 'n'.repeat(11), PL: 'n'.repeat(24), PT: 'n'.repeat(21), SE: 'n'.repeat(20),
+};
+
+/** The candidate's IBAN with its characters made of the kinds its country's format fixes, if that passes the check digits. */
+function byCountryFormat(candidate: string): { length: number; normalized: string } | undefined {
+  const format = BBAN_FORMATS[candidate.slice(0, 2)];
+  if (!format) return undefined;
+  const kinds = `aann${format}`;
+  let normalized = '';
+  let length = 0;
+  for (const char of candidate) {
+    if (normalized.length === kinds.length) break;
+    length++;
+    if (char === ' ') continue;
+    const kind = kinds[normalized.length];
+    const digit = /\d/.test(char);
+    normalized += kind === 'n' && !digit ? (AS_DIGIT[char] ?? char) : kind === 'a' && digit ? (AS_LETTER[char] ?? char) : char;
+  }
+  return normalized.length === kinds.length && normalized !== compactIban(candidate.slice(0, length)) && isValidIban(normalized) ? { length, normalized } : undefined;
 }
 
 /**

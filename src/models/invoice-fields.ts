@@ -8,7 +8,7 @@ import { overlap } from './geometry.js';
 import type { InvoiceField } from './invoice-field-names.js';
 import { INVOICE_LABELS, type LabelCategory } from './invoice-labels.js';
 import { compileLabels, findLabelHits, lineRightOf, valuesOf, type LabelHit, type ValuePlace, type ValueRun } from './label-hits.js';
-import { plausibleYear, readAmount, readCurrency, readDate, readIban, readIdentifier, readName, readTaxAmount, readTaxId, subRun, type ValueReader } from './field-values.js';
+import { plausibleYear, readAmount, readCurrency, readDate, readIban, readIdentifier, readName, readTaxAmount, readTaxId, REPAIRED_IBAN, subRun, type ValueReader } from './field-values.js';
 import { findIbans } from './identifiers.js';
 import { findAmounts, findCurrencies, findDates, type DateOptions } from './normalize.js';
 import type { LayoutTable } from './tables.js';
@@ -290,7 +290,7 @@ function ibans(page: PageText, excluded: ReadonlySet<TextLine>): FieldCandidate[
   return page.lines.flatMap((line, index) => {
     if (excluded.has(line)) return [];
     const value = readIban(line, page) ?? wrappedIban(page, line, page.lines[index + 1]);
-    return value ? [{ category: 'IBAN' as const, value: value.run, contentNormalized: value.contentNormalized, score: 1, label: 0 }] : [];
+    return value ? [{ category: 'IBAN' as const, value: value.run, contentNormalized: value.contentNormalized, score: value.fit, label: 0 }] : [];
   });
 }
 
@@ -313,7 +313,7 @@ function wrappedIban(page: PageText, line: TextLine, next: TextLine | undefined)
   if (!iban || iban.index !== 0 || tailLength <= 0) return undefined;
   const start = subRun(page, line, head.index, head[0].length);
   const tail = subRun(page, next, 0, tailLength);
-  return start && tail ? { run: joinRuns([start, tail]), contentNormalized: iban.normalized, fit: 1 } : undefined;
+  return start && tail ? { run: joinRuns([start, tail]), contentNormalized: iban.normalized, fit: iban.repaired ? REPAIRED_IBAN : 1 } : undefined;
 }
 
 /** Every currency sign or code the page prints, to tell the currency when no label does. */

@@ -6,7 +6,7 @@ import { fields, firstPageEntities, textPdf, writeFixture, type Placed } from '.
 
 /** The normalised value of every field found, by category. */
 function confidence(entities: readonly Entity[], category: string): number | undefined {
-  return entities.find((e) => e.category === category && !e.notDetected)?.confidence;
+  return entities.find((e) => e.type === 'Field' && e.category === category && !e.notDetected)?.confidence;
 }
 
 /** Lines of text, one under the other from y = 60, each at its own x. */
@@ -195,6 +195,15 @@ describe('invoice fields', () => {
         { text: 'Grand Total 1,18,000.00', x: 300, y: 200 },
       ];
       expect(fields(await read(page)).CustomerName).toBe('Mahalaxmi Stores');
+    });
+
+    it('reports an IBAN put right by its country\'s format less surely than one read whole', async () => {
+      const page = (iban: string) => lines('Northwind Supplies Ltd', 'Invoice No: INV-2024-0117', 'Total due 1,537.50 EUR', `IBAN: ${iban}`);
+      const whole = await read(page('GB82 WEST 1234 5698 7654 32'));
+      const repaired = await read(page('GB82 WE5T 1234 5698 7654 32'));
+      expect([fields(whole).IBAN, fields(repaired).IBAN]).toEqual(['GB82WEST12345698765432', 'GB82WEST12345698765432']);
+      expect(confidence(whole, 'IBAN')).toBeGreaterThanOrEqual(0.9);
+      expect(confidence(repaired, 'IBAN')).toBeLessThan(0.9);
     });
 
     it('reads an IBAN a footer wraps onto its next line, whole only when its check digits say so', async () => {

@@ -99,6 +99,15 @@ describe('identifiers', () => {
     ]);
   });
 
+  it('puts right the letters and digits OCR confused in an IBAN where its country fixes their kind, when the check digits then pass', () => {
+    expect(findIbans('IBAN GB82 WE5T 1234 5698 7654 32')).toEqual([{ index: 5, length: 27, normalized: 'GB82WEST12345698765432', repaired: true }]);
+    expect(findIbans('NL91 A8NA 0417 1643 00')).toEqual([{ index: 0, length: 22, normalized: 'NL91ABNA0417164300', repaired: true }]);
+    expect(findIbans('DE89 3704 OO44 0532 0130 00')[0]).toMatchObject({ normalized: 'DE89370400440532013000', repaired: true });
+    // No change of kind makes these valid: a wrong digit, and a confusion where the format allows either kind.
+    expect(findIbans('GB82 WEST 1234 5698 7654 33')).toEqual([]);
+    expect(findIbans('FR61 3828 5873 6231 SRCZ PBEP C47')).toEqual([]);
+  });
+
   it('checks Portuguese tax numbers and card numbers', () => {
     expect(isValidPtNif('999999990')).toBe(true);
     expect(isValidPtNif('501964843')).toBe(true);
