@@ -25,7 +25,8 @@ export interface LabelDefinition {
 
 /** "Number" and its abbreviations; OCR reads the raised o of "nº", "N.º" as a 2 ("Factura n2", "N.2"). */
 const NO = '(?:number|numbers|nummer|numero|num\\.?|nr\\.?|no\\.?|n\\s?\\.?\\s?[o°º]\\.?|n\\.?2|n\\.|#|id)';
-const RATE = '(?:\\s*[(@]?\\s*@?\\s*\\d{1,2}(?:[.,]\\d{1,3})?\\s*%\\s*\\)?)?';
+/** A tax rate after its word: "20%", "(20%)", "@ 9%", "at 20%", "à 20 %", "zu 19 %". */
+const RATE = '(?:\\s*[(@]?\\s*(?:@|at|[aà]|zu)?\\s*\\d{1,2}(?:[.,]\\d{1,3})?\\s*%\\s*\\)?)?';
 const TAX_WORD = '(?:vat|tax|taxes|gst|hst|pst|qst|sst|iva|tva|mwst\\.?|ust\\.?|btw|igst|cgst|sgst|utgst|cess|sales\\s*tax|imposto|impuesto|impuestos|imposta|umsatzsteuer|mehrwertsteuer)';
 const CURRENCY_SUFFIX = '(?:\\s*\\(\\s*[a-z$€£₹]{1,3}\\s*\\)|\\s+(?:eur|usd|gbp|inr|myr|rm|chf|rs\\.?))?';
 
@@ -101,6 +102,8 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'fattura\\s*(?:originale|di\\s*riferimento)',
   ]),
   ...labels('InvoiceId', 0.45, [NO, 'reference', 'ref\\.?', 'referentie', 'referencia', 'riferimento']),
+  // A letter's "Our ref" is the sender's number for it (a fee note's or a statement's); "Your ref" is the addressee's.
+  ...labels('InvoiceId', 0.6, ['our\\s*ref(?:erence)?\\.?', 'unsere?\\s*zeichen', 'notre\\s*r[eé]f(?:[eé]rence)?\\.?', 'onze\\s*referentie']),
 
   ...labels('InvoiceDate', 1, [
     '(?:tax\\s*)?invoice\\s*(?:date|dt\\.?)',
@@ -242,6 +245,7 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     '(?:customer|client|account|supplier|vendor|kunden|klant|cliente|lieferanten)\\s*-?\\s*(?:id|no\\.?|nr\\.?|number|nummer|numero|code|ref(?:erence)?\\.?|#)',
     // A party's order, not the party: "Buyer's Order No.", "Customer PO".
     "(?:buyer|customer|client)(?:\\s*['’]\\s*s)?\\s*(?:order|p\\.?\\s*o\\.?)(?:\\s*(?:no\\.?|number|#|ref\\.?))?",
+    '(?:your|ihr|ihre|votre|uw)\\s*(?:ref(?:erence|erentie)?\\.?|zeichen|r[eé]f(?:[eé]rence)?\\.?)',
     'kundennummer',
     'klantnummer',
     'qty',
@@ -267,6 +271,7 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'faturar\\s*a',
     'exmo\\.?(?:\\s*\\(?s\\)?\\s*sr\\.?\\s*\\(?s\\)?)?',
     'factur(?:e|er|ar)\\s*a',
+    'factuur\\s*aan',
     'adresse\\s*de\\s*facturation',
     '(?:billing|invoice)\\s*address',
     // A utility's or a telephone company's statement names the customer it served.

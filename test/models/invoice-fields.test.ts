@@ -39,6 +39,13 @@ describe('invoice fields', () => {
       expect(fields(await read(lines('Cascade Power & Light', 'Service for: Maria Gonzalez', '1844 SE Alder St, Portland, OR 97214', 'Total Amount Due $84.12'))).CustomerName).toBe('Maria Gonzalez');
     });
 
+    it('letters: "Our ref" numbers the document, "Your ref" is the addressee\'s; "VAT at 20%"; "Factuur aan"', async () => {
+      const fee = fields(await read(lines('Harrison & Cole Solicitors', 'Your Ref: DP/house', 'Our Ref: REF-7781', 'Professional fees £1,200.00', 'VAT at 20% £240.00', 'Total £1,440.00')));
+      expect(fee).toMatchObject({ InvoiceId: 'REF-7781', TotalTax: '240.00', InvoiceTotal: '1440.00' });
+      const dutch = fields(await read(lines('Groen & Zn. Hoveniers', 'Factuurnummer: F20240312', 'Factuur aan:', 'VvE De Linde', 'Lindelaan 1-40', 'Totaal incl. BTW € 1.452,00')));
+      expect(dutch).toMatchObject({ CustomerName: 'VvE De Linde', InvoiceId: 'F20240312' });
+    });
+
     it('British: the tax point dates the invoice, the payment date is when it is due', async () => {
       const entities = await read(lines('Kestrel Plumbing Ltd', 'Invoice: INV-10387', 'Tax point: 14/02/2024', 'Payment due: 15/03/2024', 'Invoice total £768.00'));
       expect(fields(entities)).toMatchObject({ InvoiceId: 'INV-10387', InvoiceDate: '2024-02-14', DueDate: '2024-03-15', InvoiceTotal: '768.00', Currency: 'GBP' });
