@@ -67,7 +67,7 @@ export function recipientInAddressBlock(page: PageText, vendorLine: TextLine | u
     if (line.layoutBox.top > top + TOP_SHARE * (bottom - top)) continue;
     // A sender line over the block ("Huber GmbH · Lindenweg 7 · 80331 München", as OCR reads it in
     // small print) is not its name, nor what OCR left of a label over it ("Billed" of "Billed to").
-    const over = (other: TextLine) => senderLike(other) || LABEL_WORD.test(plain(other.text).trim());
+    const over = (other: TextLine) => senderLike(other) || crowded(page, other) || LABEL_WORD.test(plain(other.text).trim());
     if (!nameLike(line) || over(line) || page.lines.some((other) => continues(other, line) && !over(other))) continue;
     const block = blockUnder(page, line);
     const postcodeAt = block.findIndex(isPostcodeLine);
@@ -88,6 +88,15 @@ export function recipientInAddressBlock(page: PageText, vendorLine: TextLine | u
  */
 const LABEL_WORD =
   /^(?:billed|bill|invoiced?|sold|ship(?:ped)?|deliver(?:ed|y)?|customer|client|cliente|kunde|klant|destinataire|empfanger|to|an|aan|herrn?|frau|firma|mr|mrs|ms|miss|dr|monsieur|madame|mme|m|mevrouw|de\s+heer|dhr|mevr|sr|sra|senor|senora|sig(?:ra)?|signor(?:a)?|spett\.?\s*le|exmo?s?|exma)\W*$/;
+
+/**
+ * A line with another close beside it on its row: a piece of a sender line OCR read in pieces
+ * ("hreinerei Hi" / "1 GmbH -" / "Li" ...), not a line of the window, which stands alone on its side.
+ */
+function crowded(page: PageText, line: TextLine): boolean {
+  const { left, width, height } = line.layoutBox;
+  return (page.rows[line.row] ?? []).some((other) => other !== line && other.layoutBox.left > left && other.layoutBox.left - (left + width) < 3 * height);
+}
 
 const senderLike = (line: TextLine) => (line.text.match(SENDER_LINE_SEPARATOR)?.length ?? 0) > 0;
 

@@ -69,6 +69,9 @@ const PLACE_WEIGHT: Readonly<Record<ValuePlace, number>> = { inline: 1, right: 0
 const UNLABELLED_DATE = 0.3;
 /** ...unless it follows the invoice number on its line: "Facture n°2024-118 du 3 mars 2024". */
 const DATE_AFTER_NUMBER = 0.85;
+/** ...or a letter dates itself with its town, alone on a line: "München, 05.03.2024", "Lyon, le 12 mars 2024". */
+const PLACE_AND_DATE = 0.75;
+const TOWN_BEFORE_DATE = /^\s*\p{Lu}[\p{L}\s.'’-]{1,30},\s*(?:den|le|il|el|am|on|the)?\s*$/u;
 
 function readers(options: PageReadOptions): Readonly<Record<Exclude<LabelCategory, 'Other'>, ValueReader>> {
   const date = readDate(options.dates);
@@ -279,7 +282,9 @@ function unlabelledDates(page: PageText, dates: DateOptions, excluded: ReadonlyS
       const run = subRun(page, line, date.index, date.length);
       if (!run || taken.has(run.spans[0]?.offset)) continue;
       const afterNumber = idOnLine && idOnLine.value.spans[0] && run.spans[0]!.offset > idOnLine.value.spans[0].offset;
-      found.push({ category: 'InvoiceDate', value: run, contentNormalized: date.iso, score: afterNumber ? DATE_AFTER_NUMBER : UNLABELLED_DATE, label: 0 });
+      const placeAndDate = TOWN_BEFORE_DATE.test(line.text.slice(0, date.index)) && !/[\p{L}\p{N}]/u.test(line.text.slice(date.index + date.length));
+      const score = afterNumber ? DATE_AFTER_NUMBER : placeAndDate ? PLACE_AND_DATE : UNLABELLED_DATE;
+      found.push({ category: 'InvoiceDate', value: run, contentNormalized: date.iso, score, label: 0 });
     }
   }
   return found;

@@ -46,6 +46,12 @@ describe('invoice fields', () => {
       expect(dutch).toMatchObject({ CustomerName: 'VvE De Linde', InvoiceId: 'F20240312' });
     });
 
+    it('a letter dated with its town, alone on a line, is dated so: "München, 05.03.2024"', async () => {
+      const entities = await read(lines('Schreinerei Huber GmbH', 'Rechnung Nr. RE-2024-118', ['München, 05.03.2024', 400], 'Lieferung vom 01.03.2024', 'Rechnungsbetrag 1.190,00 €'));
+      expect(fields(entities).InvoiceDate).toBe('2024-03-05');
+      expect(confidence(entities, 'InvoiceDate')).toBeGreaterThan(0.5);
+    });
+
     it('British: the tax point dates the invoice, the payment date is when it is due', async () => {
       const entities = await read(lines('Kestrel Plumbing Ltd', 'Invoice: INV-10387', 'Tax point: 14/02/2024', 'Payment due: 15/03/2024', 'Invoice total £768.00'));
       expect(fields(entities)).toMatchObject({ InvoiceId: 'INV-10387', InvoiceDate: '2024-02-14', DueDate: '2024-03-15', InvoiceTotal: '768.00', Currency: 'GBP' });
@@ -277,6 +283,9 @@ describe('invoice fields', () => {
       expect(fields(await read(letter([sender, ...window('Praxis Dr. Anna Klein', 'Sonnenstraße 22', '80331 München')]))).CustomerName).toBe('Praxis Dr. Anna Klein');
       // Under the salutation a letter puts over the name.
       expect(fields(await read(letter(window('Herr', 'Thomas Meier', 'Seestrasse 8', '6300 Zug')))).CustomerName).toBe('Thomas Meier');
+      // Under a sender line OCR read in pieces side by side.
+      const pieces: Placed[] = ['Bakkerij de', 'Vries -', 'Dorps', '14 -'].map((text, i) => ({ text, x: 50 + 45 * i, y: 136, size: 8 }));
+      expect(fields(await read(letter([...pieces, ...window('Praxis Dr. Anna Klein', 'Sonnenstraße 22', '80331 München')]))).CustomerName).toBe('Praxis Dr. Anna Klein');
       // Under what OCR left of its label ("Billed" of "Billed to").
       expect(fields(await read(letter(window('Billed', 'Harbourside Design Studio Limited', '56 Harbour Road', 'Manchester M3 1UM')))).CustomerName).toBe('Harbourside Design Studio Limited');
     });
