@@ -53,21 +53,21 @@ function blockUnder(page: PageText, first: TextLine): TextLine[] {
 
 /**
  * The first line of the unlabelled address block near the top of the page that is not the
- * vendor's: a name-like line heading a block (none right above it) whose third to fifth line
- * is the postcode and town. Nothing
- * when the vendor is not known (the one block would as well be the vendor's) or its name is
- * printed again elsewhere (the vendor repeats its name in a footer; a customer is named once).
+ * vendor's: a name-like line heading a block (none right above it) whose third to fifth line is
+ * the postcode and town. Nothing when the vendor is not known (the one block would as well be
+ * the vendor's) or the name is printed again elsewhere (the vendor repeats its name in a
+ * footer; a customer is named once).
  */
 export function recipientInAddressBlock(page: PageText, vendorLine: TextLine | undefined): TextLine | undefined {
   if (!vendorLine || page.lines.length === 0) return undefined;
   const top = Math.min(...page.lines.map((l) => l.layoutBox.top));
   const bottom = Math.max(...page.lines.map((l) => l.layoutBox.top + l.layoutBox.height));
   const vendorKey = key(vendorLine.text);
+  // A sender line over the block ("Huber GmbH · Lindenweg 7 · 80331 München", whole or as OCR
+  // reads it in pieces) is not its name, nor what OCR left of a label over it ("Billed" of "Billed to").
+  const over = (other: TextLine) => senderLike(other) || crowded(page, other) || LABEL_WORD.test(plain(other.text).trim());
   for (const line of page.lines) {
     if (line.layoutBox.top > top + TOP_SHARE * (bottom - top)) continue;
-    // A sender line over the block ("Huber GmbH · Lindenweg 7 · 80331 München", as OCR reads it in
-    // small print) is not its name, nor what OCR left of a label over it ("Billed" of "Billed to").
-    const over = (other: TextLine) => senderLike(other) || crowded(page, other) || LABEL_WORD.test(plain(other.text).trim());
     if (!nameLike(line) || over(line) || page.lines.some((other) => continues(other, line) && !over(other))) continue;
     const block = blockUnder(page, line);
     const postcodeAt = block.findIndex(isPostcodeLine);

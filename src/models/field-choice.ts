@@ -7,8 +7,8 @@
  */
 import type { PageRef } from './entities.js';
 import type { InvoiceField } from './invoice-field-names.js';
-import { plain } from './normalize.js';
 import { hasSmudgedWord, SURE_PAYMENT, type CandidateCategory, type FieldCandidate } from './invoice-fields.js';
+import { plain } from './normalize.js';
 import type { TextRun } from './text-lines.js';
 
 export interface PagedCandidate extends FieldCandidate {

@@ -128,6 +128,7 @@ function inOtherPartysBlock(run: TextRun, hit: LabelHit, headings: readonly Labe
   return headings.some((h) => h.definition.category !== hit.definition.category && isInBlockOf(h.line, line));
 }
 
+/** Labels of a tax amount: the total tax, or one tax line of several. */
 const TAX_CATEGORIES: ReadonlySet<LabelCategory> = new Set(['TotalTax', 'TaxLine']);
 
 function orderedValues(category: LabelCategory, values: ValueRun[]): ValueRun[] {
@@ -153,8 +154,10 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
       let { run, place } = found;
       // A tax line may print its rate and base after the label and the tax in the next cell
       // ("inkl. MWST 8.1% auf 105.60 | 7.92"): the base is no tax, the cell to the right holds it.
-      const nextCell = lineRightOf(page, hit.line);
-      if (place === 'inline' && TAX_CATEGORIES.has(category) && nextCell && !read[category](run, page)) [run, place] = [nextCell, 'right'];
+      if (place === 'inline' && TAX_CATEGORIES.has(category) && !read[category](run, page)) {
+        const nextCell = lineRightOf(page, hit.line);
+        if (nextCell) [run, place] = [nextCell, 'right'];
+      }
       // A line that starts with a label of its own is another field, not this one's value.
       if (place !== 'inline' && labelledLines.has(run as TextLine)) continue;
       // A party's name is in its own block: the line across the page under "Bill to" is the customer's, not the supplier's.
