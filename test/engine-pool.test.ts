@@ -8,12 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TemplateType } from '../src/domain/enums.js';
 import { InputUnreadableError } from '../src/engines/errors.js';
 import { ModelRejectedInputError } from '../src/models/model.js';
-import { createEnginePool, EngineThreadError, type EnginePool, type ModelHost } from '../src/pipeline/engine-pool.js';
+import { createEnginePool, type EnginePool, type ModelHost } from '../src/pipeline/engine-pool.js';
 import type { ThreadModelInput } from '../src/pipeline/engine-protocol.js';
 import { UnsupportedFileError } from '../src/pipeline/source-inspection.js';
 import { threadModelInput } from './models/document-fixtures.js';
 import { numberedPagesPdf } from './support/fixtures.js';
 import { repoRoot } from './support/processes.js';
+import { runStarvedScript } from './support/starved-process.js';
 
 /**
  * The engine threads load the app's TypeScript modules under vitest (and tsx: the same bootstrap),
@@ -82,17 +83,11 @@ describe('engine threads', () => {
   });
 
   it('fail the task of a thread that runs out of memory, and go on with a new thread', async () => {
-    const small = createEnginePool({ threads: 1, threadMaxMemoryMb: 8, asr: {}, log: pino({ level: 'silent' }) });
-    try {
-      const pdf = await file('ten.pdf', await numberedPagesPdf(10));
-      const died = await small.runModel(TemplateType.Layout, pdfRunInput(pdf, { pages: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] }), recordingHost().host).catch((err: unknown) => err);
-      expect(died).toBeInstanceOf(EngineThreadError);
-      expect((died as Error).message).toMatch(/memory/i);
-    } finally {
-      await small.close();
-    }
-    // This process and the other pool are unharmed.
-    expect(await pool.inspectSource(await file('after.pdf', await numberedPagesPdf(1)))).toMatchObject({ pageCount: 1 });
+    // In a process of its own (starved-process.ts says why).
+    const ran = await runStarvedScript<{ threadError: boolean; message: string | null; pageCountAfter: number }>('test/support/starved-engine-thread.ts');
+    expect(ran.threadError).toBe(true);
+    expect(ran.message).toMatch(/memory/i);
+    expect(ran.pageCountAfter).toBe(10);
   });
 
   it('close between native calls: a pool closed while PP-OCR reads a receipt never aborts the process', async () => {

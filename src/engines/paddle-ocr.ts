@@ -66,7 +66,9 @@ function models(): Promise<Models> {
 }
 
 async function loadModels(): Promise<Models> {
-  const module = (await import('onnxruntime-node')) as typeof Ort & { default?: typeof Ort };
+  // The addon's start-up (registering its classes) is a run of N-API calls as well: a pool closing
+  // while a new thread loads it waits for it like for an inference (native-call-gate.ts).
+  const module = (await nativeCallGate().run(() => import('onnxruntime-node'))) as typeof Ort & { default?: typeof Ort };
   // A CommonJS package: its exports arrive as the default export or as named ones, by loader.
   const ort = module.default ?? module;
   // The package's entry point only names its files (assets/ beside it); they are opened from there.
