@@ -1,9 +1,9 @@
 /**
  * One value per field from the candidates of every page: the best scored, with the fields checked
- * against each other (subtotal + tax = total, cash tendered − change = total, due date on or after
- * the invoice date), and a confidence a reviewer can act on: it combines the OCR's confidence in
- * the characters, how surely the label names the field, and the cross-checks; a field that fails
- * one is never certain.
+ * against each other (subtotal + tax = total, cash tendered − change = total, the total as written
+ * out in words, due date on or after the invoice date), and a confidence a reviewer can act on: it
+ * combines the OCR's confidence in the characters, how surely the label names the field, and the
+ * cross-checks; a field that fails one is never certain.
  */
 import type { PageRef } from './entities.js';
 import type { InvoiceField } from './invoice-field-names.js';
@@ -68,12 +68,19 @@ interface AmountChoice {
   taxLines?: PagedCandidate[];
   total?: PagedCandidate;
   score: number;
+  /** Subtotal and tax add up to the total. */
   consistent: boolean;
+  /** The total is what was paid (cash tendered less change) or what the words say. */
+  confirmed?: boolean;
+  /** The total is what the document writes out in words: a second statement of it. */
+  worded?: boolean;
   /** The total is not what the cash tendered less the change says was paid. */
   contradicted?: boolean;
 }
 
 const TOP = 4;
+/** The least score of a total the document also writes out in words. */
+const WORDED_TOTAL = 0.9;
 
 /**
  * Subtotal, tax and total chosen together: each combination of their best candidates scores the
@@ -102,6 +109,7 @@ function chooseAmounts(candidates: readonly PagedCandidate[]): AmountChoice {
   // Tills print the cash tendered as a payment ("Cash -50.00"): its size counts.
   const paid = new Set(tendered.flatMap((t) => change.map((c) => Math.abs(cents(t.contentNormalized)) - Math.abs(cents(c.contentNormalized)))));
   const rounding = ofCategory(candidates, 'Rounding').map((r) => cents(r.contentNormalized));
+  const inWords = new Set(ofCategory(candidates, 'AmountInWords').map((w) => cents(w.contentNormalized)));
   // The rounded total follows the total it rounds, apart by the rounding (whose sign OCR may lose).
   const offset = (c: PagedCandidate) => c.value.spans[0]?.offset ?? 0;
   const rounded = new Set(
@@ -119,6 +127,7 @@ function chooseAmounts(candidates: readonly PagedCandidate[]): AmountChoice {
         const t = tax?.value;
         const g = total && cents(total.contentNormalized);
         let consistent = false;
+        let confirmed = false;
         if (s !== undefined && t !== undefined && g !== undefined) {
           const sum = s + t;
           if (Math.abs(sum - g) <= 1 || rounding.some((r) => Math.abs(sum + r - g) <= 1)) {
@@ -128,7 +137,13 @@ function chooseAmounts(candidates: readonly PagedCandidate[]): AmountChoice {
         }
         if (g !== undefined && paid.has(g)) {
           score += 0.8;
-          consistent = true;
+          confirmed = true;
+        }
+        // The total written out in words states it a second time.
+        const worded = g !== undefined && inWords.has(g);
+        if (worded) {
+          score += 1;
+          confirmed = true;
         }
         // A total that is another total plus the rounding is the rounded one, the amount paid.
         if (total && rounded.has(total)) score += 0.4;
@@ -137,7 +152,7 @@ function chooseAmounts(candidates: readonly PagedCandidate[]): AmountChoice {
         if (g !== undefined && ((s !== undefined && size(s) > size(g)) || (t !== undefined && size(t) > size(g)))) score -= 0.8;
         if (s !== undefined && t !== undefined && size(t) > size(s)) score -= 0.5;
         const contradicted = g !== undefined && paid.size > 0 && !paid.has(g);
-        if (score > best.score) best = { subTotal, tax: tax?.tax, taxLines: tax?.lines, total, score, consistent, contradicted };
+        if (score > best.score) best = { subTotal, tax: tax?.tax, taxLines: tax?.lines, total, score, consistent, confirmed, worded, contradicted };
       }
     }
   }
@@ -179,9 +194,13 @@ export function chooseFields(candidates: readonly PagedCandidate[]): Map<Invoice
   set('DueDate', due, datesCheck);
 
   const amounts = chooseAmounts(candidates);
-  const amountCheck: Check = amounts.contradicted ? 'fail' : amounts.consistent ? 'pass' : amounts.subTotal && (amounts.tax || amounts.taxLines) && amounts.total ? 'fail' : 'none';
+  // What confirms the total alone (the amount paid, the words) says nothing of the subtotal and tax.
+  const sumCheck: Check = amounts.consistent ? 'pass' : amounts.subTotal && (amounts.tax || amounts.taxLines) && amounts.total ? 'fail' : 'none';
+  const amountCheck: Check = amounts.contradicted ? 'fail' : sumCheck;
   set('SubTotal', amounts.subTotal, amountCheck);
-  set('InvoiceTotal', amounts.total, amountCheck);
+  // A figure the words state too is the total, however weakly its label or place said so.
+  const total = amounts.total && amounts.worded ? { ...amounts.total, score: Math.max(amounts.total.score, WORDED_TOTAL) } : amounts.total;
+  set('InvoiceTotal', total, amounts.contradicted ? 'fail' : amounts.confirmed ? 'pass' : sumCheck);
   if (amounts.tax) set('TotalTax', amounts.tax, amountCheck);
   else if (amounts.taxLines) {
     const [first] = amounts.taxLines;

@@ -4,6 +4,7 @@
  * and the values that need no label (IBANs, dates, currencies). Choosing among them, with the
  * cross-checks between fields, is field-choice.ts's work.
  */
+import { findAmountInWords } from './amount-in-words.js';
 import { overlap } from './geometry.js';
 import type { InvoiceField } from './invoice-field-names.js';
 import { INVOICE_LABELS, type LabelCategory } from './invoice-labels.js';
@@ -15,7 +16,7 @@ import type { LayoutTable } from './tables.js';
 import { joinRuns, type PageText, type TextLine, type TextRun } from './text-lines.js';
 
 /** Fields, and the amounts that check them: tax lines to add up, cash tendered and change, rounding. */
-export type CandidateCategory = InvoiceField | 'TaxLine' | 'Tendered' | 'Change' | 'Rounding' | 'CurrencyMention';
+export type CandidateCategory = InvoiceField | 'TaxLine' | 'Tendered' | 'Change' | 'Rounding' | 'CurrencyMention' | 'AmountInWords';
 
 export interface FieldCandidate {
   category: CandidateCategory;
@@ -140,7 +141,9 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
   const everyHit = findLabelHits(page, COMPILED_LABELS, new Set());
   const excluded = itemRowLines(options.itemTables, everyHit);
   // A weak label in the middle of a line is a word of a sentence ("... 30 days net."), not a label.
-  const hits = everyHit.filter((h) => !excluded.has(h.line) && (h.start === 0 || h.definition.strength >= 0.7));
+  // A tax word that qualifies an amount's label ("Subtotaal (excl. btw)", "Total incl. VAT") labels no tax number.
+  const qualifier = (h: LabelHit) => h.definition.category === 'TaxId' && TAX_QUALIFIER.test(h.line.text.slice(0, h.start));
+  const hits = everyHit.filter((h) => !excluded.has(h.line) && (h.start === 0 || h.definition.strength >= 0.7) && !qualifier(h));
   const read = readers(options);
   const candidates: FieldCandidate[] = [];
   const taxIds: FieldCandidate[] = [];
@@ -153,9 +156,11 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
     for (const found of orderedValues(category, valuesOf(page, hit, hits[i - 1], hits[i + 1]))) {
       let { run, place } = found;
       // A tax line may print its rate and base after the label and the tax in the next cell
-      // ("inkl. MWST 8.1% auf 105.60 | 7.92"): the base is no tax, the cell to the right holds it.
-      if (place === 'inline' && TAX_CATEGORIES.has(category) && !read[category](run, page)) {
-        const nextCell = lineRightOf(page, hit.line);
+      // ("inkl. MWST 8.1% auf 105.60 | 7.92"), or its rate alone in a cell of its own ("SGST | 9 % |
+      // 900.00"): the base or rate is no tax, the cell to the right holds it.
+      const rateCell = place === 'right' && RATE_ONLY.test(run.text);
+      if ((place === 'inline' || rateCell) && TAX_CATEGORIES.has(category) && !read[category](run, page)) {
+        const nextCell = lineRightOf(page, rateCell ? (run as TextLine) : hit.line);
         if (nextCell) [run, place] = [nextCell, 'right'];
       }
       // A line that starts with a label of its own is another field, not this one's value.
@@ -186,9 +191,16 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
     ...unlabelledDates(page, options.dates, excluded, candidates),
     ...ibans(page, excluded),
     ...currencyMentions(page),
+    ...amountsInWords(page),
   );
   return { candidates, taxIds, hits, excluded };
 }
+
+/** Words before a tax word that make it part of an amount's label: "(excl.", "incl.", "hors", "ohne". */
+const TAX_QUALIFIER = /(?:\(|\b(?:excl|incl|exkl|inkl|excluding|including|exclusive|inclusive|ex|inc|exclusief|inclusief|zzgl|ohne|hors|sans|avec|plus|with|without|sem|com|sin|con)\.?)\s*(?:of\s+)?$/i;
+
+/** A cell that holds a tax rate and nothing else ("9 %", "@ 18%"). */
+const RATE_ONLY = /^\s*@?\s*\d{1,2}(?:[.,]\d{1,3})?\s*%\s*$/;
 
 /** Each step further right along a totals row makes an amount a little likelier the total. */
 const FURTHER_IN_ROW = 1.05;
@@ -332,6 +344,22 @@ function currencyMentions(page: PageText): FieldCandidate[] {
       return run ? [{ category: 'CurrencyMention' as const, value: run, contentNormalized: c.code, score: 0.5, label: 0, labelLine: line }] : [];
     }),
   );
+}
+
+/**
+ * Totals written out in words ("INR Eleven Thousand Eight Hundred Only"): field-choice.ts takes
+ * the figure they agree with as the total. The currency the same line names is the document's.
+ */
+function amountsInWords(page: PageText): FieldCandidate[] {
+  return page.lines.flatMap((line) => {
+    const words = findAmountInWords(line.text);
+    const run = words && subRun(page, line, words.index, words.length);
+    if (!words || !run) return [];
+    const amount: FieldCandidate = { category: 'AmountInWords', value: run, contentNormalized: (words.cents / 100).toFixed(2), score: 0.9, label: 0, labelLine: line };
+    const currency = findCurrencies(line.text).find((c) => c.length > 1);
+    const named = currency && subRun(page, line, currency.index, currency.length);
+    return named ? [amount, { category: 'Currency', value: named, contentNormalized: currency.code, score: 0.9, label: 0.9, labelLine: line }] : [amount];
+  });
 }
 
 /** How far below a party's label (in its line heights) its block reaches: about five lines. */

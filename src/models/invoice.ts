@@ -16,7 +16,7 @@ import { ocrLanguages } from './page-reader.js';
 import { FISCAL_QR_INVOICE_FIELDS, fiscalQrValue, isFiscalQrPayload, readFiscalQrPair } from './pt-fiscal-qr.js';
 import { receiptHeader } from './receipt-fields.js';
 import type { LayoutTable } from './tables.js';
-import type { TextRun } from './text-lines.js';
+import type { PageText, TextLine, TextRun } from './text-lines.js';
 import { correctLegalForm, guessVendor, recipientUnderSenderLine } from './vendor.js';
 import type { VendorProfileSource } from './vendor-profile.js';
 import { chooseWithVendorProfile } from './vendor-profile-choice.js';
@@ -152,10 +152,11 @@ function pageCandidates(page: ReadPage, kind: InvoiceKind, dates: DateOptions): 
   }
   // A tax number in the customer's block is the customer's; one in the vendor's block the vendor's,
   // and then any other is the customer's; else the vendor's, less surely.
+  const vendorLines = vendor ? [vendor.line, ...linesNaming(text, vendor.run.text)] : [];
   const owners = taxIds.map((taxId) => {
     const line = taxId.labelLine!;
     if (customerLabels.some((heading) => isInBlockOf(heading, line))) return 'customer' as const;
-    return vendor && isInBlockOf(vendor.line, line) ? ('vendor' as const) : ('unknown' as const);
+    return vendorLines.some((heading) => isInBlockOf(heading, line)) ? ('vendor' as const) : ('unknown' as const);
   });
   const vendorKnown = owners.includes('vendor');
   taxIds.forEach((taxId, i) => {
@@ -163,6 +164,18 @@ function pageCandidates(page: ReadPage, kind: InvoiceKind, dates: DateOptions): 
     found.push({ ...taxId, category: owner === 'customer' ? 'CustomerTaxId' : 'VendorTaxId', score: taxId.score * (owners[i] === 'unknown' ? 0.85 : 1) });
   });
   return found.map((candidate) => ({ ...candidate, ...(NAME_FIELDS.has(candidate.category) ? respelled(candidate, page.accented) : {}), page: page.ref }));
+}
+
+/**
+ * Lines that name `name` again besides where it was found: a footer's legal line ("Atelier Duval
+ * SARL au capital de 10 000 € – N° TVA FR...") or a footer block headed by the company's name
+ * tells whose tax number follows. Names of one short word are too common to tell.
+ */
+function linesNaming(page: PageText, name: string): TextLine[] {
+  const words = (text: string) => ` ${plain(text).replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
+  const wanted = words(name);
+  if (wanted.length < 10 || wanted.trim().split(' ').length < 2) return [];
+  return page.lines.filter((line) => words(line.text).includes(wanted));
 }
 
 function respelled(candidate: FieldCandidate, accented: ReadonlyMap<string, string>): Pick<FieldCandidate, 'value' | 'contentNormalized'> {

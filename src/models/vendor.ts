@@ -151,7 +151,9 @@ function fullerName(best: VendorGuess, guesses: readonly VendorGuess[]): VendorG
     .filter((g) => g !== best && g.score >= MIN_VENDOR_SCORE && g.line !== best.line && !isDetailLine(g.run.text))
     .filter((g) => {
       const long = words(g.run);
-      return long.length > short.length && short.every((word, i) => long[i] === word);
+      // A legal line goes on with the capital or a number ("SARL au capital de 10 000 €"): no name does.
+      const more = long.slice(short.length);
+      return long.length > short.length && short.every((word, i) => long[i] === word) && !more.some((word) => /\d|^capital/.test(word));
     })
     .sort((a, b) => b.score - a.score)[0];
   return fuller && { ...fuller, score: best.score };
@@ -233,8 +235,11 @@ export function recipientUnderSenderLine(page: PageText): TextLine | undefined {
 /** Below this a line is only some text near the top, not a name we can vouch for. */
 const MIN_VENDOR_SCORE = 0.45;
 
+/** What parts a one-line address or footer ("2210 River Road · Sacramento, CA 95833") separates. */
+const DETAIL_SEPARATOR = /\s+[·•|]\s+/u;
+
 /**
- * How many of the (up to four) lines under `line`, in its column, are address or contact details.
+ * How many address or contact details the (up to four) lines under `line`, in its column, hold.
  * Each is the nearest line below the one before, by position rather than by the page's rows: a
  * tall title beside a block (a big "INVOICE" level with a letterhead) makes a row of its own
  * between two of the block's lines.
@@ -248,7 +253,9 @@ function blockDetails(page: PageText, line: TextLine): number {
       .filter((candidate) => candidate.layoutBox.top > top && isInBlockOf(previous, candidate) && candidate.layoutBox.top - (top + height) < 1.6 * height)
       .sort((a, b) => a.layoutBox.top - b.layoutBox.top)[0];
     if (!next) break;
-    if (isDetailLine(next.text)) count++;
+    // A one-line address ("2210 River Road · Sacramento, CA 95833 · (916) 555-0199") holds several details.
+    const details = next.text.split(DETAIL_SEPARATOR).filter((segment) => isDetailLine(segment)).length;
+    count += Math.max(details, isDetailLine(next.text) ? 1 : 0);
     previous = next;
   }
   return count;

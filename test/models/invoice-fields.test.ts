@@ -33,6 +33,23 @@ describe('invoice fields', () => {
       expect(fields(await read(header('SIRET 123 456 789 00012'))).VendorTaxId).toBe('12345678900012');
     });
 
+    it('the tax number on the vendor\'s legal line in the footer is the vendor\'s, though only a SIRET heads its block', async () => {
+      const found = fields(
+        await read([
+          { text: 'Atelier Duval SARL', x: 50, y: 40, size: 16 },
+          { text: '27, rue des Tanneurs, 69005 Lyon', x: 50, y: 60 },
+          { text: 'SIRET 303 265 045 00027', x: 50, y: 72 },
+          { text: 'Mairie de Saint-Julien', x: 330, y: 110 },
+          { text: '1 place de la Mairie, 69640 Saint-Julien', x: 330, y: 122 },
+          { text: 'Facture n° FA-2024-118 du 3 mars 2024', x: 50, y: 170 },
+          { text: 'Total TTC 5 040,00 €', x: 330, y: 400 },
+          { text: 'Atelier Duval SARL au capital de 10 000 € - N° TVA intracommunautaire : FR 40 303265045', x: 50, y: 800, size: 8 },
+        ]),
+      );
+      expect(found.VendorTaxId).toBe('FR40303265045');
+      expect(found.CustomerTaxId).toBeUndefined();
+    });
+
     it('English party labels of statements and marketplaces: "Billing Address", "Service for"', async () => {
       const billing = fields(await read(lines('Cloudtail India Private Limited', 'Invoice Number : BLR7-1234567', ['Billing Address :', 300], ['Rohit Verma', 300], ['14 MG Road, Pune 411001', 300], 'TOTAL: Rs. 1,299.00')));
       expect(billing.CustomerName).toBe('Rohit Verma');

@@ -42,6 +42,9 @@ describe('totals of an invoice before and after tax', () => {
     };
     const swiss = await read('hotel.pdf', [['Hotel Bellevue Zurich AG'], ['Rechnung Nr. 558120'], ['Total CHF', "1'245.60"], ["inkl. MWST 3.8% auf 1'140.00", '41.70'], ['inkl. MWST 8.1% auf 105.60', '7.92']]);
     expect(swiss).toMatchObject({ InvoiceTotal: '1245.60', TotalTax: '49.62' });
+    // "btw" qualifying the subtotal's label labels no VAT number.
+    const dutch = await read('excl.pdf', [['Koffiebranderij Het Anker'], ['Factuur 2024100517'], ['Subtotaal (excl. btw)', '€ 45,87'], ['Btw 9%', '€ 4,13'], ['Totaal', '€ 50,00']]);
+    expect(dutch).toMatchObject({ SubTotal: '45.87', TotalTax: '4.13', InvoiceTotal: '50.00' });
     const british = await read('on.pdf', [['Kestrel Plumbing Ltd'], ['Invoice: INV-10387'], ['VAT 20% on 640.00 128.00'], ['Invoice total 768.00']]);
     expect(british).toMatchObject({ TotalTax: '128.00', InvoiceTotal: '768.00' });
   });
@@ -55,5 +58,23 @@ describe('totals of an invoice before and after tax', () => {
     expect(gst).toMatchObject({ TotalTax: '18000.00', InvoiceTotal: '118000.00' });
     const twice = await read('twice.pdf', ['Kestrel Plumbing Ltd', 'Invoice: INV-10387', 'VAT 20% 128.00', 'Replace boiler pump 640.00', 'VAT 20% 128.00', 'Invoice total 768.00']);
     expect(twice).toMatchObject({ TotalTax: '128.00', InvoiceTotal: '768.00' });
+  });
+
+  it('takes the tax from the cell after a cell holding its rate alone ("SGST | 9 % | 900.00")', async () => {
+    const cells = (y: number, ...row: Array<[string, number]>) => row.map(([text, x]) => ({ text, x, y }));
+    const pdf = await writeFixture(
+      scratch.file('rate-cells.pdf'),
+      await textPdf([
+        [
+          ...cells(40, ['SHREE KRISHNA ENTERPRISES', 40]),
+          ...cells(56, ['Invoice No. SKE/2324/0917', 40]),
+          ...cells(100, ['Cotton Yarn 40s', 60], ['200 kg', 260], ['50.00', 340], ['10,000.00', 480]),
+          ...cells(116, ['CGST', 160], ['9 %', 340], ['900.00', 480]),
+          ...cells(132, ['SGST', 160], ['9 %', 340], ['900.00', 480]),
+          ...cells(148, ['Total', 160], ['200 kg', 260], ['Rs. 11,800.00', 470]),
+        ],
+      ]),
+    );
+    expect(fields(await firstPageEntities(invoicesUniversalModel, pdf, 'pdf'))).toMatchObject({ TotalTax: '1800.00', InvoiceTotal: '11800.00' });
   });
 });

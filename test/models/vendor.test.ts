@@ -86,6 +86,30 @@ describe('vendor', () => {
     expect(vendorOf(entities)).toBe('Consultoria Costa');
   });
 
+  it('is the name with its legal form, not the legal line that goes on with its capital', async () => {
+    const entities = await read([
+      { text: 'Atelier Duval SARL', x: 50, y: 40, size: 16 },
+      { text: 'Menuiserie et ébénisterie', x: 50, y: 60 },
+      { text: '27, rue des Tanneurs, 69005 Lyon', x: 50, y: 72 },
+      { text: 'Facture n° FA-2024-118 du 3 mars 2024', x: 50, y: 150 },
+      ...ITEMS,
+      { text: 'Atelier Duval SARL au capital de 10 000 € - RCS Lyon 303 265 045', x: 50, y: 790, size: 8 },
+      { text: 'Atelier Duval SARL au capital de 10 000 € - RCS Lyon 303 265 045', x: 50, y: 800, size: 8 },
+    ]);
+    expect(vendorOf(entities)).toBe('Atelier Duval SARL');
+  });
+
+  it('heads a letterhead whose address and phone share one line, with no legal form in its name', async () => {
+    const entities = await read([
+      { text: 'Riverside Veterinary Clinic', x: 200, y: 40, size: 13 },
+      { text: '2210 River Road · Sacramento, CA 95833 · (916) 555-0199', x: 150, y: 56 },
+      { text: 'Client: Daniel Okafor', x: 50, y: 90 },
+      { text: 'Invoice: 77120', x: 400, y: 90 },
+      ...ITEMS,
+    ]);
+    expect(vendorOf(entities)).toBe('Riverside Veterinary Clinic');
+  });
+
   it('is not the sender line that starts with the letterhead\'s name', async () => {
     const entities = await read([
       { text: 'Evergreen Engineering LLP', x: 330, y: 50, size: 20 },
