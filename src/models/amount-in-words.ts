@@ -16,6 +16,25 @@ const SCALES: Record<string, number> = {
 const FRACTION = /^(?:paise|paisa|cents?|sen)$/;
 const CURRENCY_NAME = /^(?:rupees?|dollars?|euros?|pounds?|ringgits?|francs?)$/;
 
+/** The currencies the words of an amount name ("Indian Rupee", "Ringgit Malaysia", "US Dollars"). */
+const CURRENCY_NAMES: ReadonlyArray<[RegExp, string]> = [
+  [/\brupees?\b/i, 'INR'],
+  [/\bringgit\b/i, 'MYR'],
+  [/\beuros?\b/i, 'EUR'],
+  [/\bpounds?\b/i, 'GBP'],
+  [/\b(?:us|u\.s\.|united states)\s*dollars?\b/i, 'USD'],
+  [/\bswiss\s*francs?\b/i, 'CHF'],
+];
+
+/** The currency an amount in words names, where `text` names one by its name. */
+export function currencyNamed(text: string): { code: string; index: number; length: number } | undefined {
+  for (const [pattern, code] of CURRENCY_NAMES) {
+    const match = pattern.exec(text);
+    if (match) return { code, index: match.index, length: match[0].length };
+  }
+  return undefined;
+}
+
 export interface AmountInWords {
   /** The amount in cents. */
   cents: number;

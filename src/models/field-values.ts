@@ -6,6 +6,7 @@
 import { findIbans, findTaxId } from './identifiers.js';
 import { hasLegalForm } from './legal-form.js';
 import { findAmounts, findCurrency, findDates, type DateOptions, type FoundAmount } from './normalize.js';
+import { ATTENTION } from './label-hits.js';
 import { runInRange, type PageText, type TextRun } from './text-lines.js';
 
 export interface ReadValue {
@@ -103,8 +104,14 @@ const NOT_AN_ID = /^(?:date|datum|data|fecha|dated|page|total|invoice|facture|re
  */
 export const readIdentifier: ValueReader = (run, page) => {
   const tokens = [...run.text.matchAll(/\S+/g)].slice(0, 4);
+  // The year of a date ("12 Jan 2024") is no number of the document.
+  const dates = findDates(run.text);
+  const inDate = (index: number) => dates.some((d) => index >= d.index && index < d.index + d.length);
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
+    if (inDate(token.index)) continue;
+    const grouped = i === 0 ? digitGroups(run.text) : undefined;
+    if (grouped) return { run: subRun(page, run, token.index, grouped.length) ?? run, contentNormalized: grouped.replace(/\s/g, ''), fit: 0.9 };
     const text = token[0].replace(/^[#:№]+/, '').replace(/[.,;:)]+$/, '');
     if (NOT_AN_ID.test(text)) continue;
     if (!/\d/.test(text) || text.length > 30) {
@@ -132,6 +139,17 @@ export const readIdentifier: ValueReader = (run, page) => {
 };
 
 /**
+ * A number printed in groups of digits ("123 456 7890", as telecoms and utilities print account
+ * and invoice numbers): the groups at the start of `text`, when they make six digits or more and
+ * nothing but a line's end or a word follows them.
+ */
+function digitGroups(text: string): string | undefined {
+  const match = /^\s*(\d{2,4}(?: \d{2,4}){1,4})(?=\s*$|\s+\p{L})/u.exec(text);
+  if (!match || match[1]!.replace(/\s/g, '').length < 6) return undefined;
+  return match[1]!;
+}
+
+/**
  * A name: a few words with letters, not a date, an amount or an address line with a number
  * first. A name the address follows on its line ("Kestrel Cafe Ltd, 4 Mill Lane, Bath") ends at
  * the comma before the street and its number.
@@ -144,7 +162,7 @@ export const readName: ValueReader = (run, page) => {
     if (name) return readName(name, page);
   }
   const text = run.text.replace(/\s+/g, ' ').trim();
-  if (!/\p{L}{2}/u.test(text) || text.length > 80) return undefined;
+  if (!/\p{L}{2}/u.test(text) || text.length > 80 || ATTENTION.test(text)) return undefined;
   if (findDates(text).length > 0 || /^[\d\s.,:/-]+$/.test(text) || /@|https?:|www\./i.test(text)) return undefined;
   return { run, contentNormalized: text, fit: /^\d/.test(text) ? 0.4 : 1 };
 };

@@ -4,14 +4,15 @@
  * and the values that need no label (IBANs, dates, currencies). Choosing among them, with the
  * cross-checks between fields, is field-choice.ts's work.
  */
-import { findAmountInWords } from './amount-in-words.js';
+import { currencyNamed, findAmountInWords } from './amount-in-words.js';
 import { overlap } from './geometry.js';
 import type { InvoiceField } from './invoice-field-names.js';
 import { INVOICE_LABELS, type LabelCategory } from './invoice-labels.js';
-import { compileLabels, findLabelHits, lineRightOf, valuesOf, type LabelHit, type ValuePlace, type ValueRun } from './label-hits.js';
-import { plausibleYear, readAmount, readCurrency, readDate, readIban, readIdentifier, readName, readTaxAmount, readTaxId, REPAIRED_IBAN, subRun, type ValueReader } from './field-values.js';
+import { compileLabels, findLabelHits, lineBelow, lineRightOf, valuesOf, type LabelHit, type ValuePlace, type ValueRun } from './label-hits.js';
+import { hasLegalForm } from './legal-form.js';
+import { plausibleYear, readAmount, readCurrency, readDate, readIban, readIdentifier, readName, readTaxAmount, readTaxId, REPAIRED_IBAN, subRun, type ReadValue, type ValueReader } from './field-values.js';
 import { findIbans } from './identifiers.js';
-import { findAmounts, findCurrencies, findDates, type DateOptions } from './normalize.js';
+import { findAmounts, findCurrencies, findDates, plain, type DateOptions } from './normalize.js';
 import type { LayoutTable } from './tables.js';
 import { joinRuns, type PageText, type TextLine, type TextRun } from './text-lines.js';
 
@@ -121,6 +122,29 @@ export function hasSmudgedWord(run: TextRun): boolean {
   return run.words.some((w) => w.confidence < SMUDGE_CONFIDENCE && /\p{L}{2}/u.test(w.text) && run.text.includes(w.text));
 }
 
+/**
+ * A party's name after its label that a narrow column wrapped ("Sold By: Retailnet" over "Commerce
+ * Private Limited,"): the name goes on on the line under it when that line ends the name with a
+ * legal form and holds nothing else (no number, no address).
+ */
+function wrappedName(page: PageText, line: TextLine, name: TextRun): ReadValue | undefined {
+  const legal = (runs: readonly TextRun[]) => hasLegalForm(plain(runs.map((r) => r.text).join(' ')).replace(/[,.;]+\s*$/, ''));
+  if (legal([name])) return undefined;
+  const parts: TextRun[] = [name];
+  // Up to two more lines, each right under the last, short, with no number.
+  for (let last = line, n = 0; n < 2; n++) {
+    const below = lineBelow(page, last);
+    if (!below || below.row !== last.row + 1 || /\d/.test(below.text) || below.text.trim().split(/\s+/).length > 4) return undefined;
+    parts.push(below);
+    if (legal(parts)) {
+      const run = joinRuns(parts);
+      return { run, contentNormalized: run.text.replace(/\s+/g, ' ').replace(/[,;]\s*$/, '').trim(), fit: 0.9 };
+    }
+    last = below;
+  }
+  return undefined;
+}
+
 /** Whether a value run (a line) lies in the block of the other party's label and not in its own label's. */
 function inOtherPartysBlock(run: TextRun, hit: LabelHit, headings: readonly LabelHit[]): boolean {
   if (!('layoutBox' in run)) return false;
@@ -168,7 +192,8 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
       // A party's name is in its own block: the line across the page under "Bill to" is the customer's, not the supplier's.
       if (place !== 'inline' && BLOCK_LABELS.has(category) && inOtherPartysBlock(run, hit, partyHeadings)) continue;
       // A total's row may hold other figures before it ("Total  10 Coil  Rs. 1,00,300.00").
-      const value = read[category](run, page) ?? (place === 'right' && category === 'InvoiceTotal' ? firstInRow(page, run as TextLine, read[category]) : undefined);
+      const readValue = read[category](run, page) ?? (place === 'right' && category === 'InvoiceTotal' ? firstInRow(page, run as TextLine, read[category]) : undefined);
+      const value = readValue && place === 'inline' && BLOCK_LABELS.has(category) ? (wrappedName(page, hit.line, readValue.run) ?? readValue) : readValue;
       if (!value) continue;
       const candidate: FieldCandidate = {
         category: category === 'TaxId' ? 'VendorTaxId' : category,
@@ -336,15 +361,24 @@ function wrappedIban(page: PageText, line: TextLine, next: TextLine | undefined)
   return start && tail ? { run: joinRuns([start, tail]), contentNormalized: iban.normalized, fit: iban.repaired ? REPAIRED_IBAN : 1 } : undefined;
 }
 
-/** Every currency sign or code the page prints, to tell the currency when no label does. */
+/**
+ * Every currency sign or code the page prints, to tell the currency when no label does; and an
+ * Indian GSTIN, since only Indian businesses have one (OCR often misses or misreads the ₹).
+ */
 function currencyMentions(page: PageText): FieldCandidate[] {
-  return page.lines.flatMap((line) =>
-    findCurrencies(line.text).flatMap((c) => {
+  return page.lines.flatMap((line) => {
+    const found = findCurrencies(line.text);
+    const gstin = GSTIN.exec(line.text);
+    if (gstin) found.push({ code: 'INR', index: gstin.index, length: gstin[0].length });
+    return found.flatMap((c) => {
       const run = subRun(page, line, c.index, c.length);
       return run ? [{ category: 'CurrencyMention' as const, value: run, contentNormalized: c.code, score: 0.5, label: 0, labelLine: line }] : [];
-    }),
-  );
+    });
+  });
 }
+
+/** An Indian GST number after its label: state code, PAN, entity number, "Z", check character (its digits' 0 may be read O). */
+const GSTIN = /\bGSTIN\b[^A-Z0-9]{0,12}[\dO]{2}[A-Z]{5}[\dO]{4}[A-Z][A-Z\d]Z[A-Z\d]\b/i;
 
 /**
  * Totals written out in words ("INR Eleven Thousand Eight Hundred Only"): field-choice.ts takes
@@ -356,7 +390,7 @@ function amountsInWords(page: PageText): FieldCandidate[] {
     const run = words && subRun(page, line, words.index, words.length);
     if (!words || !run) return [];
     const amount: FieldCandidate = { category: 'AmountInWords', value: run, contentNormalized: (words.cents / 100).toFixed(2), score: 0.9, label: 0, labelLine: line };
-    const currency = findCurrencies(line.text).find((c) => c.length > 1);
+    const currency = findCurrencies(line.text).find((c) => c.length > 1) ?? currencyNamed(line.text);
     const named = currency && subRun(page, line, currency.index, currency.length);
     return named ? [amount, { category: 'Currency', value: named, contentNormalized: currency.code, score: 0.9, label: 0.9, labelLine: line }] : [amount];
   });

@@ -119,6 +119,8 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'factuur\\s*-?\\s*datum',
     'date\\s*(?:de\\s*)?(?:la\\s*)?(?:facture|facturation)',
     "date\\s*d\\s*'?\\s*emission",
+    // "Facture du 12/02/2024" (and "Facture n° 118 du ...", read as the invoice number's label first).
+    'facture\\s*du',
     'data\\s*(?:della\\s*|di\\s*)?(?:fattura|emissione|documento)',
     'fecha\\s*(?:de\\s*)?(?:la\\s*)?(?:factura|emision|expedicion)',
     'data\\s*(?:de\\s*|da\\s*|do\\s*)?(?:emissao|fatura|documento)',
@@ -140,7 +142,7 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     '(?:te\\s*)?betalen\\s*voor',
     "date\\s*d\\s*'?\\s*echeance",
     'echeance',
-    '[a&]\\s*payer\\s*avant(?:\\s*le)?',
+    '(?:[a&]\\s*)?(?:payer|regler)\\s*avant(?:\\s*le)?',
     'dat[ae]\\s*limite\\s*de\\s*(?:paiement|pagamento)',
     '(?:data\\s*(?:di\\s*)?)?scadenza(?:\\s*pagamento)?',
     'fecha\\s*(?:de\\s*)?vencimiento',
@@ -190,7 +192,8 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     `valor\\s*(?:do\\s*)?${TAX_WORD}`,
   ]),
   ...amountLabels('TaxLine', 0.85, [
-    `(?:zzgl\\.?\\s*|plus\\s*|incl\\.?\\s*|inkl\\.?\\s*|add\\s*)?${TAX_WORD}${RATE}`,
+    // Billing software glues the rate to the tax's name: "IGST18 (18%)".
+    `(?:zzgl\\.?\\s*|plus\\s*|incl\\.?\\s*|inkl\\.?\\s*|add\\s*)?${TAX_WORD}(?:\\d{1,2}(?:[.,]\\d{1,2})?(?=\\s*\\())?${RATE}`,
     `(?:zzgl\\.?\\s*|plus\\s*|incl\\.?\\s*|inkl\\.?\\s*)?\\d{1,2}(?:[.,]\\d{1,3})?\\s*%\\s*${TAX_WORD}`,
   ]),
 
@@ -241,6 +244,8 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'total\\s*(?:amount\\s*)?in\\s*words',
     'amount\\s*(?:chargeable\\s*)?(?:\\(?\\s*)?in\\s*words',
     'item\\s*count',
+    // Payment terms, not a receipt's number: "Terms: Due on Receipt".
+    '(?:due|payable)\\s*(?:up)?on\\s*receipt',
     // A party's number or code, not its name: "Customer ID", "Supplier No.", "Kunden-Nr.".
     '(?:customer|client|account|supplier|vendor|kunden|klant|cliente|lieferanten)\\s*-?\\s*(?:id|no\\.?|nr\\.?|number|nummer|numero|code|ref(?:erence)?\\.?|#)',
     // A party's order, not the party: "Buyer's Order No.", "Customer PO".

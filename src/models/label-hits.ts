@@ -138,6 +138,9 @@ const MAX_BELOW_LINE_HEIGHTS = 2;
 
 /** Table borders and leaders OCR reads between a label and its value, and the brackets of a label beside another ("Buyer (Bill to)"). */
 const NOT_A_VALUE = /^[\s|:;.,·…\-–—_=>[\]()]*$/;
+const LABEL_END = /^\s*\p{L}+\s*:\s*$/u;
+/** The start of a line that names the person a letter is for, within the company: English, German, Dutch, French. */
+export const ATTENTION = /^\s*(?:attn\b|attention\b|c\/o\b|z\.\s?hd\.?|zu\s+h(?:än|aen)den\b|t\.?\s?a\.?\s?v\.?(?=\s)|[àa]\s+l['’]attention\b)/i;
 
 /**
  * Where the value of a label may be: the rest of its line up to the next label; when the label
@@ -155,7 +158,8 @@ export function valuesOf(page: PageText, hit: LabelHit, previous: LabelHit | und
   const end = nextOnLine ? nextOnLine.start : line.text.length;
   const rest = line.text.slice(hit.valueStart, end);
   const values: ValueRun[] = [];
-  if (!NOT_A_VALUE.test(rest)) {
+  // One word and a colon after the label is the end of a longer label ("Bill to Address:").
+  if (!NOT_A_VALUE.test(rest) && !LABEL_END.test(rest)) {
     const from = hit.valueStart + (rest.length - rest.trimStart().length);
     const run = runInRange(page, span.offset + from, span.offset + hit.valueStart + rest.trimEnd().length);
     if (run) values.push({ run, place: 'inline' });
@@ -167,7 +171,10 @@ export function valuesOf(page: PageText, hit: LabelHit, previous: LabelHit | und
   const right = nextOnLine ? undefined : lineRightOf(page, line);
   if (right) values.push({ run: right, place: 'right' });
   const below = lineBelow(page, line);
-  const cell = below && cellUnder(page, below, labelColumn(page, hit, previousOnLine, nextOnLine));
+  const column = labelColumn(page, hit, previousOnLine, nextOnLine);
+  // "ATTN: Accounts Payable" names who reads the letter, not a value: the line under it may be.
+  const valueLine = below && ATTENTION.test(below.text) ? lineBelow(page, below) : below;
+  const cell = valueLine && cellUnder(page, valueLine, column);
   if (cell) values.push({ run: cell, place: 'below' });
   const lower = nextOnLine ? undefined : lineRightBelow(page, line);
   if (lower && lower !== below) values.push({ run: lower, place: 'nextRowRight' });

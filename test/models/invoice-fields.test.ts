@@ -50,6 +50,26 @@ describe('invoice fields', () => {
       expect(found.CustomerTaxId).toBeUndefined();
     });
 
+    it('numbers printed in digit groups, a number after "#", and payment terms that are no receipt number', async () => {
+      const telecom = fields(await read(lines('Funkwerk Mobil GmbH', 'Kundennummer 44 556 677', 'Rechnungsnummer 123 456 7890', 'Datum 05.03.2024', 'Rechnungsbetrag 39,99 €')));
+      expect(telecom.InvoiceId).toBe('1234567890');
+      const zoho = fields(await read(lines('Pixelcraft Studios Private Limited', 'TAX INVOICE', '# INV-000012', 'Invoice Date : 12 Jan 2024', 'Terms : Due on Receipt', 'Due Date : 12 Jan 2024', 'Total Rs. 5,900.00')));
+      expect(zoho).toMatchObject({ InvoiceId: 'INV-000012', InvoiceDate: '2024-01-12' });
+    });
+
+    it('a tax named with its rate glued ("IGST18 (18%)"); the currency an amount in words or a GSTIN names', async () => {
+      const zoho = fields(await read(lines('Pixelcraft Studios Private Limited', 'GSTIN 27AAHCP4567Q1ZM', 'Invoice No: INV-000012', 'Sub Total 5,000.00', 'IGST18 (18%) 900.00', 'Total 5,900.00', 'Total In Words: Indian Rupee Five Thousand Nine Hundred Only')));
+      expect(zoho).toMatchObject({ SubTotal: '5000.00', TotalTax: '900.00', InvoiceTotal: '5900.00', Currency: 'INR' });
+      // OCR lost the ₹: only the seller's GSTIN (its 0 read as O) tells the rupee.
+      const gstin = fields(await read(lines('Retailnet Commerce Private Limited', 'GSTIN - O7AAJCR1234D1ZX', 'Invoice Number FAAB7C24001234', 'Grand Total 1299.00')));
+      expect(gstin.Currency).toBe('INR');
+    });
+
+    it('French: "Facture du" dates the invoice, "à régler avant le" is when it is due', async () => {
+      const found = fields(await read(lines('Lumière Énergie', 'Facture du 12/02/2024', 'N° de facture : 10012345678', 'Montant TTC à payer 84,50 €', 'à régler avant le 27/02/2024')));
+      expect(found).toMatchObject({ InvoiceId: '10012345678', InvoiceDate: '2024-02-12', DueDate: '2024-02-27', InvoiceTotal: '84.50' });
+    });
+
     it('English party labels of statements and marketplaces: "Billing Address", "Service for"', async () => {
       const billing = fields(await read(lines('Cloudtail India Private Limited', 'Invoice Number : BLR7-1234567', ['Billing Address :', 300], ['Rohit Verma', 300], ['14 MG Road, Pune 411001', 300], 'TOTAL: Rs. 1,299.00')));
       expect(billing.CustomerName).toBe('Rohit Verma');
@@ -275,6 +295,18 @@ describe('invoice fields', () => {
         ]),
       );
       expect(found).toMatchObject({ InvoiceId: '2023/562', InvoiceDate: '2023-09-27', DueDate: '2023-10-11', InvoiceTotal: '755.15' });
+    });
+  });
+
+  describe('names across lines', () => {
+    it('a seller\'s name a narrow column wrapped after its label, up to its legal form', async () => {
+      const found = fields(await read(lines('Tax Invoice', 'Sold By: Retailnet', 'Commerce Private', 'Limited,', 'Ship-from Address: Khasra No 45, New Delhi', 'Invoice Number FAAB7C24001234', 'Grand Total 1299.00')));
+      expect(found.VendorName).toBe('Retailnet Commerce Private Limited');
+    });
+
+    it('the customer under "Bill to Address:", past the line of the person it is for', async () => {
+      const found = fields(await read(lines('Cloudway Services, Inc.', 'Invoice Number: 1782345690', 'Bill to Address:', 'ATTN: Accounts Payable', 'Brightpath Software LLC', '1200 Pine St', 'Total for this invoice $54.23')));
+      expect(found.CustomerName).toBe('Brightpath Software LLC');
     });
   });
 
