@@ -103,18 +103,24 @@ function chooseAmounts(candidates: readonly PagedCandidate[]): AmountChoice {
     const different = new Set(taxSum.map(words)).size === taxSum.length;
     taxes.push({ lines: taxSum, value: taxSum.reduce((sum, t) => sum + cents(t.contentNormalized), 0), score: Math.min(...taxSum.map((t) => t.score)) * (different ? 0.95 : 0.9) });
   }
-  const totals = [undefined, ...ofCategory(candidates, 'InvoiceTotal').slice(0, TOP + 2)];
+  // A "Rounding" line of a whole amount or more is no adjustment but the rounded total itself.
+  const roundings = ofCategory(candidates, 'Rounding');
+  const roundedTotals = roundings.filter((r) => Math.abs(cents(r.contentNormalized)) >= 100).map((r) => ({ ...r, category: 'InvoiceTotal' as const, score: r.score * 0.8 }));
+  const totals = [undefined, ...[...ofCategory(candidates, 'InvoiceTotal'), ...roundedTotals].sort(byScore).slice(0, TOP + 2)];
   const tendered = ofCategory(candidates, 'Tendered').filter((c) => c.score >= SURE_PAYMENT).slice(0, 2);
   const change = ofCategory(candidates, 'Change').filter((c) => c.score >= SURE_PAYMENT).slice(0, 2);
   // Tills print the cash tendered as a payment ("Cash -50.00"): its size counts.
   const paid = new Set(tendered.flatMap((t) => change.map((c) => Math.abs(cents(t.contentNormalized)) - Math.abs(cents(c.contentNormalized)))));
-  const rounding = ofCategory(candidates, 'Rounding').map((r) => cents(r.contentNormalized));
+  const rounding = roundings.map((r) => cents(r.contentNormalized)).filter((r) => Math.abs(r) < 100);
   const inWords = new Set(ofCategory(candidates, 'AmountInWords').map((w) => cents(w.contentNormalized)));
   // The rounded total follows the total it rounds, apart by the rounding (whose sign OCR may lose).
   const offset = (c: PagedCandidate) => c.value.spans[0]?.offset ?? 0;
-  const rounded = new Set(
-    totals.filter((g) => g && totals.some((t) => t && t.page === g.page && offset(t) < offset(g) && rounding.some((r) => r !== 0 && Math.abs(cents(g.contentNormalized) - cents(t.contentNormalized)) === Math.abs(r)))),
-  );
+  // Cash rounding to five cents moves a total by two cents at most, to a multiple of five.
+  const roundedBy = (g: PagedCandidate, t: PagedCandidate) => {
+    const difference = Math.abs(cents(g.contentNormalized) - cents(t.contentNormalized));
+    return rounding.some((r) => r !== 0 && difference === Math.abs(r)) || (difference > 0 && difference <= 2 && cents(g.contentNormalized) % 5 === 0);
+  };
+  const rounded = new Set(totals.filter((g) => g && totals.some((t) => t && t.page === g.page && offset(t) < offset(g) && roundedBy(g, t))));
 
   let best: AmountChoice = { score: -Infinity, consistent: false };
   for (const subTotal of subTotals) {

@@ -7,6 +7,7 @@ import { chooseFields, type ChosenField, type PagedCandidate } from './field-cho
 import type { InvoiceField } from './invoice-field-names.js';
 import { findPageCandidates, isInBlockOf, type FieldCandidate } from './invoice-fields.js';
 import { layoutEntities } from './layout-entities.js';
+import { respellLabelWord } from './label-words.js';
 import { isLineItemTable, lineItemColumn } from './line-items.js';
 import { NAME_AND_ADDRESS_WORDS } from './known-words.js';
 import type { Model } from './model.js';
@@ -72,7 +73,8 @@ function invoiceModel(kind: InvoiceKind): Model {
     const spellsAccents = languages.some(spellsAccentsIn);
 
     const chunks = await detectPerPage(input, { languages, ...(kind.receipt ? { layout: 'column' as const, recogniser: 'paddle' as const, vocabulary: NAME_AND_ADDRESS_WORDS } : {}) }, async (page, ref) => {
-      const layout = analyzeLayout(await page.allWords());
+      // Words OCR was unsure of that are label words misread ("lota!") are read as those (label-words.ts).
+      const layout = analyzeLayout((await page.allWords()).map(respellLabelWord));
       const barcodes = await findBarcodes(page);
       const read: ReadPage = { ref, layout, itemTables: layout.tables.filter(isLineItemTable), accented: new Map() };
       // Till receipts are read by PP-OCR, which spells accents itself; a page OCRed with an accented

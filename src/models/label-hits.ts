@@ -139,6 +139,7 @@ const MAX_BELOW_LINE_HEIGHTS = 2;
 /** Table borders and leaders OCR reads between a label and its value, and the brackets of a label beside another ("Buyer (Bill to)"). */
 const NOT_A_VALUE = /^[\s|:;.,·…\-–—_=>[\]()]*$/;
 const LABEL_END = /^\s*\p{L}+\s*:\s*$/u;
+const RATE_REST = /^[\s(@]*\d{1,2}(?:[.,]\d{1,3})?\s*%[\s):]*$/;
 /** The start of a line that names the person a letter is for, within the company: English, German, Dutch, French. */
 export const ATTENTION = /^\s*(?:attn\b|attention\b|c\/o\b|z\.\s?hd\.?|zu\s+h(?:än|aen)den\b|t\.?\s?a\.?\s?v\.?(?=\s)|[àa]\s+l['’]attention\b)/i;
 
@@ -158,8 +159,9 @@ export function valuesOf(page: PageText, hit: LabelHit, previous: LabelHit | und
   const end = nextOnLine ? nextOnLine.start : line.text.length;
   const rest = line.text.slice(hit.valueStart, end);
   const values: ValueRun[] = [];
-  // One word and a colon after the label is the end of a longer label ("Bill to Address:").
-  if (!NOT_A_VALUE.test(rest) && !LABEL_END.test(rest)) {
+  // One word and a colon after the label is the end of a longer label ("Bill to Address:"), and a
+  // rate the rest of a tax's ("Total Sales (Incl. GST @6%)").
+  if (!NOT_A_VALUE.test(rest) && !LABEL_END.test(rest) && !RATE_REST.test(rest)) {
     const from = hit.valueStart + (rest.length - rest.trimStart().length);
     const run = runInRange(page, span.offset + from, span.offset + hit.valueStart + rest.trimEnd().length);
     if (run) values.push({ run, place: 'inline' });

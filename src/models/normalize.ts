@@ -205,9 +205,10 @@ export function findCurrency(text: string): FoundCurrency | undefined {
 }
 
 // A number as printed: thousands grouped by a space (also no-break and thin ones), dot, comma or
-// apostrophe, or in Indian lakhs and crores (1,23,456.00); an optional decimal part.
+// apostrophe, or in Indian lakhs and crores (1,23,456.00); an optional decimal part; or units and
+// cents OCR set apart by a space ("RM8 .35").
 const NUMBER =
-  /[-−]?(?:\d{1,2}(?:,\d{2})+,\d{3}|\d{1,3}(?:[ \u00a0\u202f\u2009.,'’]\d{3})+)(?:[.,]\d{1,4})?(?![\d%])|[-−]?\d+(?:[.,]\d{1,4})?(?![\d%])/gu;
+  /[-−]?\d{1,3} \.\d{2}(?![\d%])|[-−]?(?:\d{1,2}(?:,\d{2})+,\d{3}|\d{1,3}(?:[ \u00a0\u202f\u2009.,'’]\d{3})+)(?:[.,]\d{1,4})?(?![\d%])|[-−]?\d+(?:[.,]\d{1,4})?(?![\d%])/gu;
 
 /**
  * The amount in `text` (its last number that is not a percentage) as a plain decimal: "1.537,50 €"

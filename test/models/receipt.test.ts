@@ -247,6 +247,29 @@ describe('receipt totals among many amounts', () => {
     }
   });
 
+  it('takes a total OCR parted from its cents ("RM8 .35"), as the cash tendered less the change says', async () => {
+    const total = await totals('parted-cents', [['Sub-Total', 'RM7.90'], ['Grand Total', 'RM8 .35'], ['Cash', 'RM10.50'], ['Change', 'RM2.15']]);
+    expect(total?.keyValues[0]!.contentNormalized).toBe('8.35');
+  });
+
+  it('takes a "Rounding" line of the whole amount as the rounded total, five-cent rounding telling it from the one it rounds', async () => {
+    const total = await totals('rounding-line', [['Total Sales (Inclusive GST) RM', '177.22'], ['Rounding Adjustment RM', '-02'], ['Rounding RM', '177.20'], ['CHANGE RM', '0.00']]);
+    expect(total?.keyValues[0]!.contentNormalized).toBe('177.20');
+  });
+
+  it('reads the total under a label that ends in its tax rate: "Total Sales (Incl. GST @6%)"', async () => {
+    const page: Placed[] = [
+      { text: 'KEDAI MAJU SDN BHD', x: 40, y: 40 },
+      { text: 'Date: 12/03/2018', x: 40, y: 60 },
+      { text: 'Total Sales (Incl. GST @6%)', x: 40, y: 90 },
+      { text: 'RM367.10', x: 200, y: 106 },
+      { text: 'Rounding Adjustment', x: 40, y: 122 },
+      { text: 'RM0.00', x: 200, y: 138 },
+    ];
+    const pdf = await writeFixture(scratch.file('rate-rest.pdf'), await textPdf([page]));
+    expect(fields(await firstPageEntities(receiptsModel, pdf, 'pdf')).InvoiceTotal).toBe('367.10');
+  });
+
   it('is never sure of a total the cash tendered less the change contradicts', async () => {
     const total = await totals('contradicted', [['SUB-TOTAL', '92.50'], ['GST', '1.50'], ['TOTAL', '84.00'], ['CASH', '94.00'], ['CHANGE', '0.00']]);
     expect(total!.confidence).toBeLessThanOrEqual(0.6);
