@@ -8,6 +8,7 @@ import { cropPixels, decodeGrey, greyPng, resizeGrey, toGrey, type GreyPixels } 
 import { hasPdftoppm, renderPdfPageGrey } from '../engines/poppler.js';
 import { centerOf, containsPoint, growBox, overlap, scaleBox, unionBox, type Box } from './geometry.js';
 import { ModelRejectedInputError, type ModelInput } from './model.js';
+import { rereadGarbled } from './garbled-words.js';
 import { joinSplitInitials } from './split-initials.js';
 import type { PageWord } from './text-lines.js';
 
@@ -366,7 +367,8 @@ async function ocrPage(source: OcrSource, unitsPerPixel: number, options: OcrOpt
   // tag, which a raw-pixel PNG has as 25 dpi (an invoice photo then lost its whole item table and
   // totals). An image of unknown resolution has lines scaled to OCR_LINE_HEIGHT: about 300 dpi print.
   const result = await ocrImage(await greyPng(prepared), { ...options, dpi: options.dpi ? options.dpi * scale : OCR_DPI });
-  const words: PageWord[] = result.words.map((word) => ({
+  const read = await rereadGarbled(prepared, result.words);
+  const words: PageWord[] = read.map((word) => ({
     text: word.text,
     box: scaleBox(word.box, unitsPerPixel / scale),
     confidence: word.confidence,
