@@ -96,6 +96,7 @@ function firstAmount(run: TextRun, page: PageText, amounts: readonly FoundAmount
 }
 
 /** Words that are labels or titles, never an id. */
+const NUMBER_LABEL = /^n[º°o2]\.?:$/i;
 const NOT_AN_ID = /^(?:date|datum|data|fecha|dated|page|total|invoice|facture|rechnung|factuur|fattura|factura|fatura|tax|vat|due|no\.?|nr\.?|number)$/i;
 
 /**
@@ -114,6 +115,8 @@ export const readIdentifier: ValueReader = (run, page) => {
     if (grouped) return { run: subRun(page, run, token.index, grouped.length) ?? run, contentNormalized: grouped.replace(/\s/g, ''), fit: 0.9 };
     const text = token[0].replace(/^[#:№]+/, '').replace(/[.,;:)]+$/, '');
     if (NOT_AN_ID.test(text)) continue;
+    // A number's own label before it ("Nº:", which OCR reads "N2:").
+    if (NUMBER_LABEL.test(token[0]) && tokens[i + 1]) continue;
     if (!/\d/.test(text) || text.length > 30) {
       // A series prefix ("FT", "A") before a token with digits.
       if (/^[A-Z]{1,4}$/.test(text) && tokens[i + 1] && /\d/.test(tokens[i + 1]![0])) {

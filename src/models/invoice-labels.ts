@@ -139,6 +139,7 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'vervaldatum',
     'verval\\s*datum',
     'uiterste\\s*betaaldatum',
+    'uiterlijk(?:\\s*op)?',
     '(?:te\\s*)?betalen\\s*voor',
     "date\\s*d\\s*'?\\s*echeance",
     'echeance',

@@ -220,7 +220,10 @@ export function recipientUnderSenderLine(page: PageText): TextLine | undefined {
   for (const line of page.lines) {
     // Small print by its words' height: OCR may read a dash of the line as a tall mark.
     const size = median(line.words.map((w) => w.layoutBox.height));
-    if ((line.text.match(SENDER_LINE_SEPARATOR)?.length ?? 0) < 2 || size > typical) continue;
+    // A dot OCR was unsure of may come out as another mark of its own (":", "«").
+    const misreadDots = line.words.filter((w) => /^[^\p{L}\p{N}\s·•|∙*+\-–—]$/u.test(w.text) && w.confidence < 0.9).length;
+    const separators = (line.text.match(SENDER_LINE_SEPARATOR)?.length ?? 0) + misreadDots;
+    if (separators < 2 || size > typical) continue;
     const below = page.lines.find((candidate) => {
       const a = line.layoutBox;
       const b = candidate.layoutBox;
@@ -235,8 +238,11 @@ export function recipientUnderSenderLine(page: PageText): TextLine | undefined {
 /** Below this a line is only some text near the top, not a name we can vouch for. */
 const MIN_VENDOR_SCORE = 0.45;
 
-/** What parts a one-line address or footer ("2210 River Road · Sacramento, CA 95833") separates. */
-const DETAIL_SEPARATOR = /\s+[·•|]\s+/u;
+/**
+ * What parts a one-line address or footer ("2210 River Road · Sacramento, CA 95833") separates:
+ * dots, bars, dashes, and the colons and quotes OCR reads small dots as.
+ */
+const DETAIL_SEPARATOR = /\s+[·•|∙\-–—:«»]\s+/u;
 
 /**
  * How many address or contact details the (up to four) lines under `line`, in its column, hold.

@@ -55,6 +55,9 @@ describe('invoice fields', () => {
       expect(telecom.InvoiceId).toBe('1234567890');
       const zoho = fields(await read(lines('Pixelcraft Studios Private Limited', 'TAX INVOICE', '# INV-000012', 'Invoice Date : 12 Jan 2024', 'Terms : Due on Receipt', 'Due Date : 12 Jan 2024', 'Total Rs. 5,900.00')));
       expect(zoho).toMatchObject({ InvoiceId: 'INV-000012', InvoiceDate: '2024-01-12' });
+      // "Nº:" read by OCR as "N2:" under the title: the number's label, not the number.
+      const spanish = fields(await read(lines('Talleres Ruiz S.L.', 'FACTURA', 'N2: A-2024-0093', 'Fecha: 07/05/2024', 'TOTAL FACTURA 1.512,50 €')));
+      expect(spanish.InvoiceId).toBe('A-2024-0093');
     });
 
     it('a tax named with its rate glued ("IGST18 (18%)"); the currency an amount in words or a GSTIN names', async () => {
@@ -63,6 +66,11 @@ describe('invoice fields', () => {
       // OCR lost the ₹: only the seller's GSTIN (its 0 read as O) tells the rupee.
       const gstin = fields(await read(lines('Retailnet Commerce Private Limited', 'GSTIN - O7AAJCR1234D1ZX', 'Invoice Number FAAB7C24001234', 'Grand Total 1299.00')));
       expect(gstin.Currency).toBe('INR');
+    });
+
+    it('Dutch: the date "uiterlijk" (at the latest) the sum is to be paid is the due date', async () => {
+      const found = fields(await read(lines('Vertaalbureau Linde', 'Factuur 2024-031', 'Enschede, 28 maart 2024', 'Totaal € 1.016,40', 'Graag ontvang ik het bedrag binnen 14 dagen, uiterlijk 11 april 2024, op rekening.')));
+      expect(found).toMatchObject({ InvoiceDate: '2024-03-28', DueDate: '2024-04-11' });
     });
 
     it('French: "Facture du" dates the invoice, "à régler avant le" is when it is due', async () => {

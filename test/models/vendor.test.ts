@@ -86,6 +86,18 @@ describe('vendor', () => {
     expect(vendorOf(entities)).toBe('Consultoria Costa');
   });
 
+  it('heads a one-line address whose parts dashes separate, in print of the same size', async () => {
+    const entities = await read([
+      { text: 'Studio Grafico Bianchi', x: 50, y: 40 },
+      { text: 'di Laura Bianchi - Via Roma 10 - 20121 Milano - P.IVA 01234567897', x: 50, y: 54 },
+      { text: 'Spett.le', x: 330, y: 100 },
+      { text: 'Ristorante Da Mario S.r.l.', x: 330, y: 114 },
+      { text: 'FATTURA N. 45/2024 del 18/09/2024', x: 50, y: 160 },
+      ...ITEMS,
+    ]);
+    expect(vendorOf(entities)).toBe('Studio Grafico Bianchi');
+  });
+
   it('is the name with its legal form, not the legal line that goes on with its capital', async () => {
     const entities = await read([
       { text: 'Atelier Duval SARL', x: 50, y: 40, size: 16 },
@@ -185,6 +197,20 @@ describe('recipientUnderSenderLine', () => {
       ]),
     );
     expect(recipientUnderSenderLine(page)?.text).toBe('Transportes Santos Unipessoal Lda');
+  });
+
+  it('finds the window address under a sender line whose dots OCR read as other marks it was unsure of', () => {
+    const words = ocrPage([
+      { text: 'Sophie Hartmann', top: 40, size: 30 },
+      { text: 'Sophie Hartmann « Bergmannstraße 12 : 10961 Berlin', top: 300, size: 14 },
+      { text: 'Kreativagentur Blau GmbH', top: 330, size: 20 },
+      { text: 'Torstraße 140', top: 360, size: 20 },
+      { text: '10119 Berlin', top: 390, size: 20 },
+    ]);
+    const unsure = words.map((word) => (/^[«:]$/.test(word.text) ? { ...word, confidence: 0.2 } : word));
+    expect(recipientUnderSenderLine(buildPageText(unsure))?.text).toBe('Kreativagentur Blau GmbH');
+    // Marks OCR was sure of are what they are: a label's colon makes no sender line.
+    expect(recipientUnderSenderLine(buildPageText(words.map((word) => ({ ...word, confidence: 1 }))))).toBeUndefined();
   });
 
   it('takes the sender line by its words\' height, though OCR read one of its dashes as a tall mark', () => {
