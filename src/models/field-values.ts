@@ -83,7 +83,10 @@ export const readTaxAmount: ValueReader = (run, page) => {
   return firstAmount(run, page, findAmounts(run.text).filter((a) => !TAX_BASE.test(run.text.slice(0, start(a)))));
 };
 
-function firstAmount(run: TextRun, page: PageText, amounts: readonly FoundAmount[]): ReadValue | undefined {
+function firstAmount(run: TextRun, page: PageText, found: readonly FoundAmount[]): ReadValue | undefined {
+  // The year of a date is no amount, though a currency sign follows it ("due April 1, 2024 $54.23").
+  const dates = findDates(run.text);
+  const amounts = found.filter((a) => !dates.some((d) => a.index >= d.index && a.index < d.index + d.length));
   const amount = amounts.find((a) => a.decimals || a.currency) ?? amounts[0];
   if (!amount) return undefined;
   const start = amount.currency ? Math.min(amount.currency.index, amount.index) : amount.index;

@@ -177,6 +177,7 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
   hits.forEach((hit, i) => {
     const category = hit.definition.category;
     if (category === 'Other') return;
+    if (category === 'InvoiceTotal') candidates.push(...dueDateAfterTotal(page, hit, read.DueDate));
     for (const found of orderedValues(category, valuesOf(page, hit, hits[i - 1], hits[i + 1]))) {
       let { run, place } = found;
       // A tax line may print its rate and base after the label and the tax in the next cell
@@ -219,6 +220,20 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
     ...amountsInWords(page),
   );
   return { candidates, taxIds, hits, excluded };
+}
+
+/**
+ * The date an amount due is due on, inside its label: "TOTAL AMOUNT DUE ON April 1, 2024  $54.23".
+ * The total's label took the word "due"; the date after "on" or "by" is the due date.
+ */
+function dueDateAfterTotal(page: PageText, hit: LabelHit, readDueDate: ValueReader): FieldCandidate[] {
+  const rest = hit.line.text.slice(hit.labelEnd);
+  const lead = /^\s*(?:on|by|before)\s+/i.exec(rest);
+  if (!/due\W*$/i.test(hit.line.text.slice(hit.start, hit.labelEnd)) || !lead) return [];
+  const start = hit.labelEnd + lead[0].length;
+  const run = subRun(page, hit.line, start, hit.line.text.length - start);
+  const value = run && readDueDate(run, page);
+  return value ? [{ category: 'DueDate', value: value.run, contentNormalized: value.contentNormalized, score: 0.85 * value.fit, label: 0.85, labelLine: hit.line, hit }] : [];
 }
 
 /** Words before a tax word that make it part of an amount's label: "(excl.", "incl.", "hors", "ohne". */

@@ -68,6 +68,11 @@ describe('invoice fields', () => {
       expect(gstin.Currency).toBe('INR');
     });
 
+    it('the date inside a total\'s label is the due date: "TOTAL AMOUNT DUE ON April 1, 2024"', async () => {
+      const found = fields(await read(lines('Cloudway Services, Inc.', 'Invoice Number: 1782345690', 'Invoice Date: March 2, 2024', 'TOTAL AMOUNT DUE ON April 1, 2024 $54.23')));
+      expect(found).toMatchObject({ InvoiceDate: '2024-03-02', DueDate: '2024-04-01', InvoiceTotal: '54.23' });
+    });
+
     it('Dutch: the date "uiterlijk" (at the latest) the sum is to be paid is the due date', async () => {
       const found = fields(await read(lines('Vertaalbureau Linde', 'Factuur 2024-031', 'Enschede, 28 maart 2024', 'Totaal € 1.016,40', 'Graag ontvang ik het bedrag binnen 14 dagen, uiterlijk 11 april 2024, op rekening.')));
       expect(found).toMatchObject({ InvoiceDate: '2024-03-28', DueDate: '2024-04-11' });
