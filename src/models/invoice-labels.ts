@@ -234,7 +234,7 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'valor\\s*(?:total|a\\s*pagar)',
     'jumlah(?:\\s*(?:besar|keseluruhan))?',
   ]),
-  ...amountLabels('InvoiceTotal', 0.8, ['total', 'totaal', 'totale', 'summe', 'gesamt', 'importe', 'montant']),
+  ...amountLabels('InvoiceTotal', 0.8, ['total', 'totaal', 'totale', 'summe', 'gesamt', 'importe', 'montant', 'brutto', 'bruto']),
   ...amountLabels('InvoiceTotal', 0.45, ['amount', 'betrag', 'bedrag', 'valor']),
 
   ...amountLabels('Tendered', 1, ['cash(?:\\s*(?:tendered|received|paid))?', 'tendered', 'accepted(?:\\s*(?:total|amount))?', 'amount\\s*(?:tendered|received|paid)', 'paid', 'tunai', 'card', 'visa', 'master\\s*card']),

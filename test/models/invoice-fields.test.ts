@@ -73,6 +73,11 @@ describe('invoice fields', () => {
       expect(found).toMatchObject({ InvoiceDate: '2024-03-02', DueDate: '2024-04-01', InvoiceTotal: '54.23' });
     });
 
+    it('German: "Netto", "MwSt.", "Brutto" alone label the subtotal, the tax and the total', async () => {
+      const found = fields(await read(lines('Elektro Schmid e.K.', 'Rechnung: R-2024-0456', 'Datum: 02.09.2024', 'Netto 780,00 €', 'MwSt. 19 % 148,20 €', 'Brutto 928,20 €')));
+      expect(found).toMatchObject({ SubTotal: '780.00', TotalTax: '148.20', InvoiceTotal: '928.20' });
+    });
+
     it('Dutch: the date "uiterlijk" (at the latest) the sum is to be paid is the due date', async () => {
       const found = fields(await read(lines('Vertaalbureau Linde', 'Factuur 2024-031', 'Enschede, 28 maart 2024', 'Totaal € 1.016,40', 'Graag ontvang ik het bedrag binnen 14 dagen, uiterlijk 11 april 2024, op rekening.')));
       expect(found).toMatchObject({ InvoiceDate: '2024-03-28', DueDate: '2024-04-11' });
