@@ -4,9 +4,9 @@
  * candidate against others.
  */
 import { findIbans, findTaxId } from './identifiers.js';
+import { ATTENTION } from './label-hits.js';
 import { hasLegalForm } from './legal-form.js';
 import { findAmounts, findCurrency, findDates, type DateOptions, type FoundAmount } from './normalize.js';
-import { ATTENTION } from './label-hits.js';
 import { runInRange, type PageText, type TextRun } from './text-lines.js';
 
 export interface ReadValue {

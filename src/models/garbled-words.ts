@@ -35,8 +35,11 @@ function garbledRuns(words: readonly OcrWord[]): OcrWord[][] {
   return runs;
 }
 
-/** `words` with each run of garbled words read again by PP-OCR where it reads it surely. */
-export async function rereadGarbled(page: GreyPixels, words: readonly OcrWord[]): Promise<OcrWord[]> {
+/**
+ * `words` with each run of garbled words read again by PP-OCR where it reads it surely;
+ * `languages` are the page's (PP-OCR checks its unsure words against their lexicon).
+ */
+export async function rereadGarbled(page: GreyPixels, words: readonly OcrWord[], languages: readonly string[] = []): Promise<OcrWord[]> {
   const runs = garbledRuns(words);
   if (runs.length === 0 || runs.length > MAX_RUNS || !paddleOcrAvailable()) return [...words];
   const replaced = new Map<OcrWord, OcrWord[]>();
@@ -45,7 +48,7 @@ export async function rereadGarbled(page: GreyPixels, words: readonly OcrWord[])
     // Room around the words for PP-OCR's detector to find the line whole.
     const area = clip(growBox(box, Math.round(box.height * 0.4)), page);
     if (area.width < 8 || area.height < 8) continue;
-    const read = await paddleOcrImage(await greyPng(cropPixels(page, area)), { languages: ['en'] });
+    const read = await paddleOcrImage(await greyPng(cropPixels(page, area)), { languages });
     // Only words inside the garbled words' own box: the margin may catch the edge of a neighbour.
     const inside = read.words.filter((w) => {
       const cy = area.top + w.box.top + w.box.height / 2;

@@ -367,7 +367,7 @@ async function ocrPage(source: OcrSource, unitsPerPixel: number, options: OcrOpt
   // tag, which a raw-pixel PNG has as 25 dpi (an invoice photo then lost its whole item table and
   // totals). An image of unknown resolution has lines scaled to OCR_LINE_HEIGHT: about 300 dpi print.
   const result = await ocrImage(await greyPng(prepared), { ...options, dpi: options.dpi ? options.dpi * scale : OCR_DPI });
-  const read = await rereadGarbled(prepared, result.words);
+  const read = await rereadGarbled(prepared, result.words, options.languages);
   const words: PageWord[] = read.map((word) => ({
     text: word.text,
     box: scaleBox(word.box, unitsPerPixel / scale),
