@@ -155,12 +155,20 @@ function digitGroups(text: string): string | undefined {
   return match[1]!;
 }
 
+const LEADING_MARKS = /^[¡!¿?|«»"“”„·•*~_=+:;,.\-–—[\]]+\s*/u;
+
 /**
  * A name: a few words with letters, not a date, an amount or an address line with a number
  * first. A name the address follows on its line ("Kestrel Cafe Ltd, 4 Mill Lane, Bath") ends at
  * the comma before the street and its number.
  */
 export const readName: ValueReader = (run, page) => {
+  // A mark OCR read from a speck or a rule before the name ("¡Mehta Textiles") is no part of it.
+  const marks = LEADING_MARKS.exec(run.text)?.[0].length ?? 0;
+  if (marks > 0) {
+    const rest = subRun(page, run, marks, run.text.length - marks);
+    return rest && /^\p{L}/u.test(rest.text) ? readName(rest, page) : undefined;
+  }
   // Not the comma before a legal form ("Acme, Inc. 12 Main St"): that is still the name.
   const address = [...run.text.matchAll(/,\s*(?=(?:\S+\s+){0,2}?\S*\d)/gu)].find((comma) => !hasLegalForm(run.text.slice(comma.index).split(/\s+/).slice(0, 2).join(' ')));
   if (address && /\p{L}{2}/u.test(run.text.slice(0, address.index))) {

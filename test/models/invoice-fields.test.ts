@@ -322,6 +322,11 @@ describe('invoice fields', () => {
       expect(found.VendorName).toBe('Retailnet Commerce Private Limited');
     });
 
+    it('a party\'s name without the mark OCR read from a speck before it ("¡Mehta Textiles")', async () => {
+      const found = fields(await read(lines('SHREE KRISHNA ENTERPRISES', 'Invoice No. SKE/2324/0917', 'Buyer (Bill to)', '¡Mehta Textiles Pvt Ltd', 'Plot 44, MIDC Tarapur', 'Total Rs. 11,800.00')));
+      expect(found.CustomerName).toBe('Mehta Textiles Pvt Ltd');
+    });
+
     it('the customer under "Bill to Address:", past the line of the person it is for', async () => {
       const found = fields(await read(lines('Cloudway Services, Inc.', 'Invoice Number: 1782345690', 'Bill to Address:', 'ATTN: Accounts Payable', 'Brightpath Software LLC', '1200 Pine St', 'Total for this invoice $54.23')));
       expect(found.CustomerName).toBe('Brightpath Software LLC');
