@@ -381,8 +381,10 @@ function wrappedIban(page: PageText, line: TextLine, next: TextLine | undefined)
  * Indian GSTIN, since only Indian businesses have one (OCR often misses or misreads the ₹).
  */
 function currencyMentions(page: PageText): FieldCandidate[] {
+  // A yen sign on a page of Indian taxes is OCR's reading of the rupee sign (₹ and ¥ look alike).
+  const indian = INDIAN_TAX.test(page.text);
   return page.lines.flatMap((line) => {
-    const found = findCurrencies(line.text);
+    const found = findCurrencies(line.text).map((c) => (indian && c.code === 'JPY' && c.length === 1 ? { ...c, code: 'INR' } : c));
     const gstin = GSTIN.exec(line.text);
     if (gstin) found.push({ code: 'INR', index: gstin.index, length: gstin[0].length });
     return found.flatMap((c) => {
@@ -391,6 +393,9 @@ function currencyMentions(page: PageText): FieldCandidate[] {
     });
   });
 }
+
+/** Words only Indian invoices print: the GST's kinds, the GSTIN, the goods' and services' codes. */
+const INDIAN_TAX = /\b(?:[CISU]GST|UTGST|GSTIN|HSN|SAC)\b/;
 
 /** An Indian GST number after its label: state code, PAN, entity number, "Z", check character (its digits' 0 may be read O). */
 const GSTIN = /\bGSTIN\b[^A-Z0-9]{0,12}[\dO]{2}[A-Z]{5}[\dO]{4}[A-Z][A-Z\d]Z[A-Z\d]\b/i;

@@ -66,6 +66,9 @@ describe('invoice fields', () => {
       // OCR lost the ₹: only the seller's GSTIN (its 0 read as O) tells the rupee.
       const gstin = fields(await read(lines('Retailnet Commerce Private Limited', 'GSTIN - O7AAJCR1234D1ZX', 'Invoice Number FAAB7C24001234', 'Grand Total 1299.00')));
       expect(gstin.Currency).toBe('INR');
+      // The ₹ read as ¥ on a page of Indian taxes.
+      const yen = fields(await read(lines('Retailnet Commerce Private Limited', 'Invoice Number FAAB7C24001234', 'Taxable Value 1,100.85', 'IGST 198.15', 'Grand Total ¥ 1299.00')));
+      expect(yen.Currency).toBe('INR');
     });
 
     it('the date inside a total\'s label is the due date: "TOTAL AMOUNT DUE ON April 1, 2024"', async () => {
