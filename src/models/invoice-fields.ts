@@ -207,7 +207,7 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
       };
       (category === 'TaxId' ? taxIds : candidates).push(candidate);
       // The sums decide which of its two fields an ambiguous label names.
-      if (hit.definition.orAs) candidates.push({ ...candidate, category: hit.definition.orAs as CandidateCategory });
+      if (hit.definition.orAs) candidates.push({ ...candidate, category: hit.definition.orAs as CandidateCategory, score: candidate.score * (hit.definition.orAsShare ?? 1) });
       if (place === 'right' && category === 'InvoiceTotal') candidates.push(...furtherInRow(page, value.run, candidate, hit.definition.strength * PLACE_WEIGHT[place], read[category]));
       break;
     }

@@ -21,6 +21,8 @@ export interface LabelDefinition {
   strength: number;
   /** A label that names either of two fields by custom ("Net total": before tax in Europe, the final total on Asian receipts). */
   orAs?: LabelCategory;
+  /** How surely it names the other field, as a share of `strength` (1 when unset). */
+  orAsShare?: number;
 }
 
 /** "Number" and its abbreviations; OCR reads the raised o of "nº", "N.º" as a 2 ("Factura n2", "N.2"). */
@@ -163,7 +165,7 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     `total\\s*(?:excl\\.?|exkl\\.?|excluding|exclusive\\s*of|before|without|w/o|ohne|ex\\.?)\\s*(?:of\\s*)?${TAX_WORD}?`,
     'total\\s*(?:before\\s*tax(?:es)?|pre-?\\s*tax)',
     'total\\s*(?:net|ht|hors\\s*taxes?|sans\\s*tva|s/?\\s*iva|sem\\s*iva|sin\\s*iva|iliquido|netto|imponibile|exclusief\\s*btw|excl\\.?\\s*btw)',
-    'net\\s*(?:amount|value|sum)',
+    'net\\s*(?:value|sum)',
     'taxable\\s*(?:value|amount)',
     'amount\\s*(?:before|excl\\.?|excluding)\\s*tax',
     'nettobetrag',
@@ -179,6 +181,9 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'imponibile',
   ]),
   ...amountLabels('SubTotal', 0.6, ['net\\s*total']).map((label) => ({ ...label, orAs: 'InvoiceTotal' as const })),
+  // "Net amount": before tax in Europe, what is paid on Indian bills; the sums decide, and the
+  // total it names must add up to be taken.
+  ...amountLabels('SubTotal', 1, ['net\\s*amount']).map((label) => ({ ...label, orAs: 'InvoiceTotal' as const, orAsShare: 0.5 })),
   ...amountLabels('SubTotal', 0.6, ['netto', 'net']),
 
   ...amountLabels('TotalTax', 1, [

@@ -56,6 +56,11 @@ describe('totals of an invoice before and after tax', () => {
     };
     const gst = await read('gst.pdf', ['SHREE KRISHNA TRADERS', 'Invoice No.: SKT/23-24/0456', 'Basmati Rice 25kg 40 2,500.00 1,00,000.00', 'CGST @ 9% 9,000.00', 'SGST @ 9% 9,000.00', 'Total Rs. 1,18,000.00']);
     expect(gst).toMatchObject({ TotalTax: '18000.00', InvoiceTotal: '118000.00' });
+    // "Net Amount" is what an Indian bill is paid: the sums tell it from a European subtotal.
+    const bill = await read('net-amount.pdf', ['Hotel Saravana Bhavan', 'Bill No: 4587', 'Sub Total 630.00', 'CGST 2.5% 15.75', 'SGST 2.5% 15.75', 'Net Amount 661.50']);
+    expect(bill).toMatchObject({ SubTotal: '630.00', TotalTax: '31.50', InvoiceTotal: '661.50' });
+    const european = await read('net-amount-eu.pdf', ['Kestrel Plumbing Ltd', 'Invoice: INV-10387', 'Net amount 640.00', 'VAT 20% 128.00', 'Total 768.00']);
+    expect(european).toMatchObject({ SubTotal: '640.00', TotalTax: '128.00', InvoiceTotal: '768.00' });
     const twice = await read('twice.pdf', ['Kestrel Plumbing Ltd', 'Invoice: INV-10387', 'VAT 20% 128.00', 'Replace boiler pump 640.00', 'VAT 20% 128.00', 'Invoice total 768.00']);
     expect(twice).toMatchObject({ TotalTax: '128.00', InvoiceTotal: '768.00' });
   });
