@@ -4,6 +4,7 @@
  * from the vendor's block. European letters set it so (DIN 5008, NEN 1026, the French "fenêtre");
  * a sender line above it may be missing, or lost to OCR in small print.
  */
+import { ATTENTION } from './label-hits.js';
 import { findAmounts, findDates, plain } from './normalize.js';
 import type { PageText, TextLine } from './text-lines.js';
 import { SENDER_LINE_SEPARATOR } from './vendor.js';
@@ -32,6 +33,12 @@ function nameLike(line: TextLine): boolean {
   const text = plain(line.text).trim();
   const letters = text.match(/\p{L}/gu)?.length ?? 0;
   return letters >= 3 && (text.match(/\d/g)?.length ?? 0) <= 0.1 * letters && !/[:@]/.test(text) && findDates(line.text).length === 0 && findAmounts(line.text).length === 0;
+}
+
+/** A line that is a date and little else. */
+function isDateLine(line: TextLine): boolean {
+  const [date] = findDates(line.text);
+  return date !== undefined && date.length >= 0.6 * line.text.trim().length;
 }
 
 /** Whether `line` continues the block `above` belongs to: close below it, from the same left edge. */
@@ -65,7 +72,8 @@ export function recipientInAddressBlock(page: PageText, vendorLine: TextLine | u
   const vendorKey = key(vendorLine.text);
   // A sender line over the block ("Huber GmbH · Lindenweg 7 · 80331 München", whole or as OCR
   // reads it in pieces) is not its name, nor what OCR left of a label over it ("Billed" of "Billed to").
-  const over = (other: TextLine) => senderLike(other) || crowded(page, other) || LABEL_WORD.test(plain(other.text).trim());
+  // Nor is the letter's date over it ("March 5th, 2024").
+  const over = (other: TextLine) => senderLike(other) || crowded(page, other) || LABEL_WORD.test(plain(other.text).trim()) || isDateLine(other);
   for (const line of page.lines) {
     if (line.layoutBox.top > top + TOP_SHARE * (bottom - top)) continue;
     if (!nameLike(line) || over(line) || page.lines.some((other) => continues(other, line) && !over(other))) continue;
@@ -74,7 +82,7 @@ export function recipientInAddressBlock(page: PageText, vendorLine: TextLine | u
     if (postcodeAt < 2 || block.includes(vendorLine)) continue;
     // Between the name and the town: streets, second names, attention lines; not a number alone
     // under a label (a box of account details), nor a labelled line.
-    if (block.slice(1, postcodeAt).some((l) => !/\p{L}{2}/u.test(l.text) || l.text.includes(':'))) continue;
+    if (block.slice(1, postcodeAt).some((l) => !/\p{L}{2}/u.test(l.text) || (l.text.includes(':') && !ATTENTION.test(l.text)))) continue;
     const name = key(line.text);
     if (name === vendorKey || name.length < 4 || page.lines.some((other) => other !== line && key(other.text).includes(name))) continue;
     return line;

@@ -361,6 +361,8 @@ describe('invoice fields', () => {
       // Under a sender line OCR read in pieces side by side.
       const pieces: Placed[] = ['Bakkerij de', 'Vries -', 'Dorps', '14 -'].map((text, i) => ({ text, x: 50 + 45 * i, y: 136, size: 8 }));
       expect(fields(await read(letter([...pieces, ...window('Praxis Dr. Anna Klein', 'Sonnenstraße 22', '80331 München')]))).CustomerName).toBe('Praxis Dr. Anna Klein');
+      // Under the letter's date, with the person it is for inside the block ("Attn: ...").
+      expect(fields(await read(letter(window('March 5th, 2024', 'Sunset Diner', 'Attn: Rick Alvarez', '2100 Virginia St', 'Reno, NV 89501')))).CustomerName).toBe('Sunset Diner');
       // Under what OCR left of its label ("Billed" of "Billed to").
       expect(fields(await read(letter(window('Billed', 'Harbourside Design Studio Limited', '56 Harbour Road', 'Manchester M3 1UM')))).CustomerName).toBe('Harbourside Design Studio Limited');
     });
