@@ -8,7 +8,7 @@ import { currencyNamed, findAmountInWords } from './amount-in-words.js';
 import { overlap } from './geometry.js';
 import type { InvoiceField } from './invoice-field-names.js';
 import { INVOICE_LABELS, type LabelCategory } from './invoice-labels.js';
-import { compileLabels, findLabelHits, lineBelow, lineRightOf, valuesOf, type LabelHit, type ValuePlace, type ValueRun } from './label-hits.js';
+import { compileLabels, findLabelHits, lineBelow, lineRightOf, RATE_ALONE, valuesOf, type LabelHit, type ValuePlace, type ValueRun } from './label-hits.js';
 import { hasLegalForm } from './legal-form.js';
 import { plausibleYear, readAmount, readCurrency, readDate, readIban, readIdentifier, readName, readTaxAmount, readTaxId, REPAIRED_IBAN, subRun, type ReadValue, type ValueReader } from './field-values.js';
 import { findIbans } from './identifiers.js';
@@ -183,7 +183,7 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
       // A tax line may print its rate and base after the label and the tax in the next cell
       // ("inkl. MWST 8.1% auf 105.60 | 7.92"), or its rate alone in a cell of its own ("SGST | 9 % |
       // 900.00"): the base or rate is no tax, the cell to the right holds it.
-      const rateCell = place === 'right' && RATE_ONLY.test(run.text);
+      const rateCell = place === 'right' && RATE_ALONE.test(run.text);
       if ((place === 'inline' || rateCell) && TAX_CATEGORIES.has(category) && !read[category](run, page)) {
         const nextCell = lineRightOf(page, rateCell ? (run as TextLine) : hit.line);
         if (nextCell) [run, place] = [nextCell, 'right'];
@@ -238,9 +238,6 @@ function dueDateAfterTotal(page: PageText, hit: LabelHit, readDueDate: ValueRead
 
 /** Words before a tax word that make it part of an amount's label: "(excl.", "incl.", "hors", "ohne". */
 const TAX_QUALIFIER = /(?:\(|\b(?:excl|incl|exkl|inkl|excluding|including|exclusive|inclusive|ex|inc|exclusief|inclusief|zzgl|ohne|hors|sans|avec|plus|with|without|sem|com|sin|con)\.?)\s*(?:of\s+)?$/i;
-
-/** A cell that holds a tax rate and nothing else ("9 %", "@ 18%"). */
-const RATE_ONLY = /^\s*@?\s*\d{1,2}(?:[.,]\d{1,3})?\s*%\s*$/;
 
 /** Each step further right along a totals row makes an amount a little likelier the total. */
 const FURTHER_IN_ROW = 1.05;

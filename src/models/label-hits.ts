@@ -139,7 +139,8 @@ const MAX_BELOW_LINE_HEIGHTS = 2;
 /** Table borders and leaders OCR reads between a label and its value, and the brackets of a label beside another ("Buyer (Bill to)"). */
 const NOT_A_VALUE = /^[\s|:;.,·…\-–—_=>[\]()]*$/;
 const LABEL_END = /^\s*\p{L}+\s*:\s*$/u;
-const RATE_REST = /^[\s(@]*\d{1,2}(?:[.,]\d{1,3})?\s*%[\s):]*$/;
+/** A tax rate and nothing else ("9 %", "@ 18%", "(6%)"): no value of a label, nor a tax. */
+export const RATE_ALONE = /^[\s(@]*\d{1,2}(?:[.,]\d{1,3})?\s*%[\s):]*$/;
 /** The start of a line that names the person a letter is for, within the company: English, German, Dutch, French. */
 export const ATTENTION = /^\s*(?:attn\b|attention\b|c\/o\b|z\.\s?hd\.?|zu\s+h(?:än|aen)den\b|t\.?\s?a\.?\s?v\.?(?=\s)|[àa]\s+l['’]attention\b)/i;
 
@@ -161,7 +162,7 @@ export function valuesOf(page: PageText, hit: LabelHit, previous: LabelHit | und
   const values: ValueRun[] = [];
   // One word and a colon after the label is the end of a longer label ("Bill to Address:"), and a
   // rate the rest of a tax's ("Total Sales (Incl. GST @6%)").
-  if (!NOT_A_VALUE.test(rest) && !LABEL_END.test(rest) && !RATE_REST.test(rest)) {
+  if (!NOT_A_VALUE.test(rest) && !LABEL_END.test(rest) && !RATE_ALONE.test(rest)) {
     const from = hit.valueStart + (rest.length - rest.trimStart().length);
     const run = runInRange(page, span.offset + from, span.offset + hit.valueStart + rest.trimEnd().length);
     if (run) values.push({ run, place: 'inline' });
