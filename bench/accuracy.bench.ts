@@ -14,6 +14,7 @@
  * set), BENCH_MATCH=regex (only the documents whose name matches, e.g. "letterhead" or "^005$"),
  * BENCH_INVOICES=n (how many invoices; 72 by default), BENCH_VERBOSE=1 (every wrong field),
  * BENCH_JSON=file (every outcome, to compare runs), BENCH_KEEP=dir (keep the generated invoices),
+ * BENCH_TURN=degrees (every invoice scan and photo turned that far, either way, instead of up to 1.5),
  * BENCH_WRITE_EXPECTED=1 (rewrite the expected fields after a deliberate generator change),
  * BENCH_CORPORA=dir (default ../shared/corpora beside the repository), BENCH_OCR_COMPARE=1 (each
  * receipt also OCRed by PP-OCR and by tesseract alone, side by side: their seconds per page, wall

@@ -1,6 +1,7 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { imagePageToPng, textLineHeight, withoutDotLeaders } from '../engines/image.js';
 import { ocrImage, ocrProcessLimit, type OcrOptions } from '../engines/ocr.js';
+import { levelPage, MIN_DESKEW_DEGREES, pageSkewDegrees } from '../engines/deskew.js';
 import { paddleOcrAvailable, paddleOcrImage, type PaddleOcrOptions } from '../engines/paddle-ocr.js';
 import { openPdf, pdfInfo, pdfPageDrawing, pdfPageText, renderPdfPage, renderPdfPagePixels, type PageDrawing, type Pixels } from '../engines/pdf.js';
 import { EngineFailedError, PdfUnreadableError } from '../engines/errors.js';
@@ -362,7 +363,11 @@ async function ocrPage(source: OcrSource, unitsPerPixel: number, options: OcrOpt
   const lineHeight = await textLineHeight(grey);
   const scale = ocrScale(grey, lineHeight);
   const scaled = scale === 1 ? grey : await resizeGrey(grey, scale);
-  const prepared = withoutDotLeaders(scaled, lineHeight * scale);
+  const cleaned = withoutDotLeaders(scaled, lineHeight * scale);
+  // A turned scan or photo is read level; its words are boxed back on the page as it is.
+  const skew = pageSkewDegrees(cleaned);
+  const level = Math.abs(skew) >= MIN_DESKEW_DEGREES ? await levelPage(cleaned, skew) : undefined;
+  const prepared = level?.pixels ?? cleaned;
   // Tesseract sizes its page analysis by the resolution: without one it takes the PNG's density
   // tag, which a raw-pixel PNG has as 25 dpi (an invoice photo then lost its whole item table and
   // totals). An image of unknown resolution has lines scaled to OCR_LINE_HEIGHT: about 300 dpi print.
@@ -370,11 +375,11 @@ async function ocrPage(source: OcrSource, unitsPerPixel: number, options: OcrOpt
   const read = await rereadGarbled(prepared, result.words, options.languages);
   const words: PageWord[] = read.map((word) => ({
     text: word.text,
-    box: scaleBox(word.box, unitsPerPixel / scale),
+    box: scaleBox(level ? level.toPage(word.box) : word.box, unitsPerPixel / scale),
     confidence: word.confidence,
     ocrLine: `${linePrefix}${word.block}.${word.paragraph}.${word.line}`,
   }));
-  return { width: Math.round(result.width / scale), height: Math.round(result.height / scale), words: joinSplitInitials(words) };
+  return { width: Math.round(cleaned.width / scale), height: Math.round(cleaned.height / scale), words: joinSplitInitials(words) };
 }
 
 /** PP-OCR of a page image: it scales the image itself, told the height of its text lines. */

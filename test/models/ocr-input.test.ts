@@ -46,6 +46,34 @@ describe('OCR input', () => {
     expect(found).toMatchObject({ SubTotal: '67683.40', InvoiceTotal: '79866.42' });
   });
 
+  it('reads a photo turned by 2.5 degrees level: three columns of small print side by side', async () => {
+    // A 150 dpi photo of a Xero-like invoice: the customer's block, the invoice's details and the
+    // vendor's block side by side. Turned, tesseract reads such columns into each other.
+    const column = (x: number, y: number, lines: readonly string[]): Placed[] => lines.map((text, i) => ({ text, x, y: y + i * 22, size: 15, font: 'sans' }));
+    const page = await renderPage(
+      [
+        { text: 'TAX INVOICE', x: 80, y: 90, size: 30, font: 'sans' },
+        ...column(80, 160, ['Avon Valley Cycles Ltd', 'Attention: Marketing Dept.', 'Unit 3, Brassmill Enterprise Centre', 'Brassmill Lane', 'BATH', 'BA1 3JN']),
+        ...column(470, 80, ['Invoice Date', '15 Mar 2024', '', 'Invoice Number', 'INV-0472', '', 'Reference', 'PO 2291', '', 'VAT Number', 'GB 318 2746 53']),
+        ...column(800, 140, ['Harbourside Print & Design Ltd', 'Unit 6, Feeder Road Trade Park', 'BRISTOL', 'BS2 0TX', '0117 496 0832', 'accounts@harboursideprint.co.uk']),
+        ...column(80, 420, ['Description', 'Brochure design - 16pp A5', 'Poster design - A2 event poster', 'Digital print - A2 posters']),
+        ...column(620, 420, ['Quantity', '1.00', '1.00', '50.00']),
+        ...column(760, 420, ['Unit Price', '650.00', '180.00', '3.20']),
+        ...column(1000, 420, ['Amount GBP', '650.00', '180.00', '160.00']),
+        ...column(760, 540, ['Subtotal', 'TOTAL VAT 20%', 'TOTAL GBP']),
+        ...column(1000, 540, ['990.00', '198.00', '1,188.00']),
+        ...column(80, 640, ['Due Date: 14 Apr 2024', 'Account Name: Harbourside Print & Design Ltd', 'IBAN GB06 LOYD 3094 5741 2855 30 - BIC LOYDGB21F09']),
+      ],
+      { width: 1240, height: 760 },
+    );
+    for (const degrees of [2.5, -2.5]) {
+      const photo = await scannedLook(page, { degrees, noise: 50, blur: 0.6 });
+      const image = await writeFixture(scratch.file(`turned${degrees}.jpg`), await sharp(photo).jpeg({ quality: 70 }).toBuffer());
+      const found = fields(await firstPageEntities(invoicesUniversalModel, image, 'image'));
+      expect(found).toMatchObject({ InvoiceId: 'INV-0472', InvoiceDate: '2024-03-15', DueDate: '2024-04-14', SubTotal: '990.00', TotalTax: '198.00', InvoiceTotal: '1188.00', IBAN: 'GB06LOYD30945741285530' });
+    }
+  });
+
   it('reads labels and amounts joined by dot leaders on a scan', async () => {
     // Tesseract reads a row of dots as words glued to the label before it: label and amount are lost.
     const leader = (label: string, amount: string) => `${label}${'.'.repeat(44 - label.length - amount.length)}${amount}`;

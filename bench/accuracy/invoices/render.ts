@@ -78,7 +78,9 @@ async function printPdf(browser: Browser, spec: InvoiceSpec): Promise<Buffer> {
 
 /** Scanner and phone faults, drawn from the seed: a turn, blur, noise, faded contrast, JPEG loss. */
 async function degrade(png: Buffer, delivery: InvoiceSpec['delivery'], random: Random): Promise<Buffer> {
-  const angle = random.chance(0.7) ? (random.next() - 0.5) * (delivery === 'photo' ? 3 : 2) : 0;
+  const drawn = random.chance(0.7) ? (random.next() - 0.5) * (delivery === 'photo' ? 3 : 2) : 0;
+  // BENCH_TURN=degrees: every scan turned that far (the way the seed turns it), to measure turned pages.
+  const angle = process.env.BENCH_TURN ? (drawn < 0 ? -1 : 1) * Number(process.env.BENCH_TURN) : drawn;
   const blur = delivery === 'lowres' ? 0.6 + random.next() * 0.5 : 0.3 + random.next() * 0.6;
   const noise = 15 + random.next() * (delivery === 'photo' ? 50 : 35);
   let image = sharp(png).flatten({ background: '#ffffff' }).greyscale();
