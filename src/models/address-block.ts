@@ -4,7 +4,7 @@
  * from the vendor's block. European letters set it so (DIN 5008, NEN 1026, the French "fenêtre");
  * a sender line above it may be missing, or lost to OCR in small print.
  */
-import { ATTENTION } from './label-hits.js';
+import { ATTENTION, SALUTATION } from './label-hits.js';
 import { findAmounts, findDates, plain } from './normalize.js';
 import type { PageText, TextLine } from './text-lines.js';
 import { SENDER_LINE_SEPARATOR } from './vendor.js';
@@ -20,8 +20,8 @@ const POSTCODE_LINE = [
 
 /** The block lies in this top share of the text on the page: the window of the envelope. */
 const TOP_SHARE = 0.45;
-/** Lines of an address block: a name, maybe a second name or an attention line, a street, the town. */
-const MAX_BLOCK_LINES = 5;
+/** Lines of an address block: a name, maybe a second name or an attention line, one or two street lines, the town, a British postcode of its own. */
+const MAX_BLOCK_LINES = 6;
 
 function isPostcodeLine(line: TextLine): boolean {
   const text = line.text.replace(/[,.]+$/, '').trim();
@@ -73,7 +73,7 @@ export function recipientInAddressBlock(page: PageText, vendorLine: TextLine | u
   // A sender line over the block ("Huber GmbH · Lindenweg 7 · 80331 München", whole or as OCR
   // reads it in pieces) is not its name, nor what OCR left of a label over it ("Billed" of "Billed to").
   // Nor is the letter's date over it ("March 5th, 2024").
-  const over = (other: TextLine) => senderLike(other) || crowded(page, other) || LABEL_WORD.test(plain(other.text).trim()) || isDateLine(other);
+  const over = (other: TextLine) => senderLike(other) || crowded(page, other) || overTheName(plain(other.text).trim()) || isDateLine(other);
   for (const line of page.lines) {
     if (line.layoutBox.top > top + TOP_SHARE * (bottom - top)) continue;
     if (!nameLike(line) || over(line) || page.lines.some((other) => continues(other, line) && !over(other))) continue;
@@ -92,10 +92,10 @@ export function recipientInAddressBlock(page: PageText, vendorLine: TextLine | u
 
 /**
  * A word of the labels over a customer's block, or the salutation a letter puts over the name
- * ("Herr" / "Thomas Meier"), alone on its line: never the customer's name.
+ * ("Herr" / "Thomas Meier", label-hits.ts SALUTATION), alone on its line: never the customer's name.
  */
-const LABEL_WORD =
-  /^(?:billed|bill|invoiced?|sold|ship(?:ped)?|deliver(?:ed|y)?|customer|client|cliente|kunde|klant|destinataire|empfanger|to|an|aan|herrn?|frau|firma|mr|mrs|ms|miss|dr|monsieur|madame|mme|m|mevrouw|de\s+heer|dhr|mevr|sr|sra|senor|senora|sig(?:ra)?|signor(?:a)?|spett\.?\s*le|exmo?s?|exma)\W*$/;
+const LABEL_WORD = /^(?:billed|bill|invoiced?|sold|ship(?:ped)?|deliver(?:ed|y)?|customer|client|cliente|kunde|klant|destinataire|empfanger|to|an|aan)\W*$/;
+const overTheName = (text: string) => LABEL_WORD.test(text) || SALUTATION.test(text);
 
 /**
  * A line with another close beside it on its row: a piece of a sender line OCR read in pieces

@@ -176,7 +176,8 @@ export const readName: ValueReader = (run, page) => {
     if (name) return readName(name, page);
   }
   const text = run.text.replace(/\s+/g, ' ').trim();
-  if (!/\p{L}{2}/u.test(text) || text.length > 80 || ATTENTION.test(text)) return undefined;
+  // Two letters alone are a state's or a country's code, initials, a unit: no party's name.
+  if (!/\p{L}{2}/u.test(text) || /^\p{L}{1,2}\.?$/u.test(text) || text.length > 80 || ATTENTION.test(text)) return undefined;
   if (findDates(text).length > 0 || /^[\d\s.,:/-]+$/.test(text) || /@|https?:|www\./i.test(text)) return undefined;
   return { run, contentNormalized: text, fit: /^\d/.test(text) ? 0.4 : 1 };
 };

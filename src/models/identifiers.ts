@@ -110,22 +110,36 @@ function byCountryFormat(candidate: string): { length: number; normalized: strin
   return normalized.length === kinds.length && normalized !== compactIban(candidate.slice(0, length)) && isValidIban(normalized) ? { length, normalized } : undefined;
 }
 
-/**
- * Tax numbers whose shape names their country: Indian GSTIN, Swiss UID, Austrian, Dutch, French,
- * Spanish and Belgian VAT numbers, Malaysian SST, Spanish CIF/NIF without a prefix.
- */
-const SHAPED_TAX_IDS: readonly RegExp[] = [
-  /\b\d{2}[A-Z]{5}\d{4}[A-Z][A-Z\d]Z[A-Z\d]\b/,
+/** Tax ids that carry their country (Swiss UID, Austrian, Dutch, French, Belgian VAT numbers): their shape alone names them. */
+const PREFIXED_VAT: readonly RegExp[] = [
   /\bCHE[-\s]?\d{3}[.\s]?\d{3}[.\s]?\d{3}\b/,
   /\bATU\d{8}\b/,
   /\bNL\s?\d{9}\s?B\s?\d{2}\b/,
   /\bFR\s?[0-9A-Z]{2}\s?\d{3}\s?\d{3}\s?\d{3}\b/,
-  /\bES\s?[A-Z0-9]\d{7}[A-Z0-9]\b/,
   /\bBE\s?0?\d{3}[.\s]?\d{3}[.\s]?\d{3}\b/,
+];
+
+/**
+ * Tax numbers whose shape names their country: Indian GSTIN, Swiss UID, Austrian, Dutch, French,
+ * Spanish and Belgian VAT numbers, Malaysian SST, Spanish CIF/NIF without a prefix, German tax
+ * office numbers.
+ */
+const SHAPED_TAX_IDS: readonly RegExp[] = [
+  /\b\d{2}[A-Z]{5}\d{4}[A-Z][A-Z\d]Z[A-Z\d]\b/,
+  ...PREFIXED_VAT,
+  /\bES\s?[A-Z0-9]\d{7}[A-Z0-9]\b/,
   /\b[A-Z]\d{2}-\d{4}-\d{8}\b/,
   /\b[A-HJ-NP-SUVW]\d{7}[0-9A-J]\b/,
   /\b\d{8}[A-Z]\b/,
+  // A German tax office number ("Steuernummer 06481/23457", "12/345/67890"): ten to thirteen digits.
+  /\b(?=(?:\d\/?){10,13}\b)\d{2,5}\/\d{3,5}(?:\/\d{4,5})?\b/,
 ];
+
+/** A VAT number that names its country and so needs no label to be one. */
+export function findPrefixedVatNumber(text: string): FoundIdentifier | undefined {
+  const match = PREFIXED_VAT.map((pattern) => pattern.exec(text)).filter((m): m is RegExpExecArray => m !== null).sort((a, b) => a.index - b.index)[0];
+  return match && { index: match.index, length: match[0].length, normalized: match[0].replace(/[\s.-]/g, '') };
+}
 
 /** What OCR reads for a letter where a digit belongs, and for a digit where a letter belongs. */
 const AS_DIGIT: Readonly<Record<string, string>> = { O: '0', D: '0', Q: '0', I: '1', L: '1', S: '5', B: '8', Z: '2', G: '6', T: '7' };

@@ -11,7 +11,7 @@ import { INVOICE_LABELS, type LabelCategory } from './invoice-labels.js';
 import { compileLabels, findLabelHits, lineBelow, lineRightOf, RATE_ALONE, valuesOf, type LabelHit, type ValuePlace, type ValueRun } from './label-hits.js';
 import { hasLegalForm } from './legal-form.js';
 import { plausibleYear, readAmount, readCurrency, readDate, readIban, readIdentifier, readName, readTaxAmount, readTaxId, REPAIRED_IBAN, subRun, type ReadValue, type ValueReader } from './field-values.js';
-import { findIbans } from './identifiers.js';
+import { findIbans, findPrefixedVatNumber } from './identifiers.js';
 import { findAmounts, findCurrencies, findDates, plain, type DateOptions } from './normalize.js';
 import type { LayoutTable } from './tables.js';
 import { joinRuns, type PageText, type TextLine, type TextRun } from './text-lines.js';
@@ -167,7 +167,9 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
   // A weak label in the middle of a line is a word of a sentence ("... 30 days net."), not a label.
   // A tax word that qualifies an amount's label ("Subtotaal (excl. btw)", "Total incl. VAT") labels no tax number.
   const qualifier = (h: LabelHit) => h.definition.category === 'TaxId' && TAX_QUALIFIER.test(h.line.text.slice(0, h.start));
-  const hits = everyHit.filter((h) => !excluded.has(h.line) && (h.start === 0 || h.definition.strength >= 0.7) && !qualifier(h));
+  // A number named in brackets inside a line refers to another paper ("... reports (Ticket #NFR-2241)").
+  const aside = (h: LabelHit) => h.definition.category === 'InvoiceId' && h.start > 0 && /\(\s*$/.test(h.line.text.slice(0, h.start));
+  const hits = everyHit.filter((h) => !excluded.has(h.line) && (h.start === 0 || h.definition.strength >= 0.7) && !qualifier(h) && !aside(h));
   const read = readers(options);
   const candidates: FieldCandidate[] = [];
   const taxIds: FieldCandidate[] = [];
@@ -212,6 +214,7 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
       break;
     }
   });
+  taxIds.push(...unlabelledVatNumbers(page, excluded, taxIds));
   candidates.push(
     ...paidAmounts(page, excluded, candidates),
     ...unlabelledDates(page, options.dates, excluded, candidates),
@@ -391,21 +394,44 @@ function currencyMentions(page: PageText): FieldCandidate[] {
   });
 }
 
+/** An unlabelled VAT number's score: below a labelled one's, above a French SIRET's (0.7), which stands in for a VAT number only where none is printed. */
+const UNLABELLED_VAT = 0.75;
+
+/**
+ * VAT numbers whose shape alone names them ("CHE-417.829.569 MWST", the label after the number; a
+ * bare "ATU12345678" in a letterhead), where no label found them: less sure than a labelled one.
+ */
+function unlabelledVatNumbers(page: PageText, excluded: ReadonlySet<TextLine>, labelled: readonly FieldCandidate[]): FieldCandidate[] {
+  const known = new Set(labelled.map((t) => t.contentNormalized));
+  return page.lines.flatMap((line) => {
+    if (excluded.has(line)) return [];
+    const vat = findPrefixedVatNumber(line.text);
+    const run = vat && !known.has(vat.normalized) ? subRun(page, line, vat.index, vat.length) : undefined;
+    return run ? [{ category: 'VendorTaxId' as const, value: run, contentNormalized: vat!.normalized, score: UNLABELLED_VAT, label: UNLABELLED_VAT, labelLine: line }] : [];
+  });
+}
+
 /** Words only Indian invoices print: the GST's kinds, the GSTIN, the goods' and services' codes. */
 const INDIAN_TAX = /\b(?:[CISU]GST|UTGST|GSTIN|HSN|SAC)\b/;
 
 /** An Indian GST number after its label: state code, PAN, entity number, "Z", check character (its digits' 0 may be read O). */
 const GSTIN = /\bGSTIN\b[^A-Z0-9]{0,12}[\dO]{2}[A-Z]{5}[\dO]{4}[A-Z][A-Z\d]Z[A-Z\d]\b/i;
 
+/** A label of the tax written out in words, in the text before the words. */
+const TAX_IN_WORDS = /\b(?:tax|[CIS]?GST|VAT|IVA|TVA|BTW|MwSt|USt)\b[^\d]*$/i;
+
 /**
  * Totals written out in words ("INR Eleven Thousand Eight Hundred Only"): field-choice.ts takes
  * the figure they agree with as the total. The currency the same line names is the document's.
  */
 function amountsInWords(page: PageText): FieldCandidate[] {
-  return page.lines.flatMap((line) => {
+  return page.lines.flatMap((line, at) => {
     const words = findAmountInWords(line.text);
     const run = words && subRun(page, line, words.index, words.length);
     if (!words || !run) return [];
+    // "Tax Amount (in words): INR Forty Thousand ...": the tax's figure, not the total's.
+    const before = line.text.slice(0, words.index);
+    if (TAX_IN_WORDS.test(/\p{L}{3}/u.test(before) ? before : `${page.lines[at - 1]?.text ?? ''} ${before}`)) return [];
     const amount: FieldCandidate = { category: 'AmountInWords', value: run, contentNormalized: (words.cents / 100).toFixed(2), score: 0.9, label: 0, labelLine: line };
     const currency = findCurrencies(line.text).find((c) => c.length > 1) ?? currencyNamed(line.text);
     const named = currency && subRun(page, line, currency.index, currency.length);

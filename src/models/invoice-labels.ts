@@ -58,7 +58,8 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     `${NO}\\s*(?:de\\s*)?(?:la\\s*)?facture`,
     'numero\\s*de\\s*facture',
     'ref\\.?\\s*facture',
-    `rechnungs?\\s*-?\\s*${NO}`,
+    // Kinds of invoice glued to the word: "Schlussrechnung Nr.", "Abschlagsrechnung Nr.".
+    `(?:schluss|sammel|korrektur)?rechnungs?\\s*-?\\s*${NO}`,
     'rechnungsnummer',
     're\\.?\\s*-?\\s*nr\\.?',
     'belegnummer',
@@ -154,7 +155,12 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'data\\s*(?:de\\s*)?vencimento',
     'vencimento',
   ]),
-  ...labels('DueDate', 0.8, ['due']),
+  // The date in a payment sentence: "Zahlbar innerhalb von 14 Tagen bis zum 11.04.2024", "Payment
+  // within 14 days please, i.e. by 5th April 2024", "te betalen vóór de vervaldag (27 september 2024)".
+  ...labels('DueDate', 0.9, [
+    "(?:payment|payable|pay|zahlbar|zahlung|te\\s*betalen|betaalbaar|betaling|[a&]\\s*regler|[a&]\\s*payer|paiement|pagabile|pagamento|pagadero|pago)(?:\\s+\\S+){0,8}?\\s+(?:bis(?:\\s*(?:zum|spatestens))?|by|before|voor(?:\\s*de\\s*vervaldag)?|avant(?:\\s*le)?|entro(?:\\s*il)?|antes\\s*del?|ate)",
+  ]),
+  ...labels('DueDate', 0.8, ['due', 'vervaldag']),
 
   ...amountLabels('SubTotal', 1, [
     'sub\\s*-?\\s*total',
@@ -206,13 +212,11 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
   // French "à" is "[a&]": OCR often reads the small grave-accented a of "Net à payer" as "&".
   ...amountLabels('InvoiceTotal', 1, [
     'grand\\s*total',
-    `total\\s*(?:due|payable|to\\s*pay|amount\\s*(?:due|payable)|[a&]\\s*payer|a\\s*pagar|da\\s*pagare|te\\s*betalen|zu\\s*zahlen|ttc|brutto|general|geral|rounded|nett|for\\s*this\\s*(?:period|invoice)|(?:of\\s*)?(?:the\\s*)?invoice|(?:de\\s*la\\s*|da\\s*|della\\s*)?(?:factura|fatura|fattura|facture)|documento|du\\s*document|(?:(?:rm|rs\\.?|eur|usd|\\$)\\s*)?(?:incl\\.?|inc\\.?|including|inclusive|with|com|con|inkl\\.?|avec)\\s*(?:of\\s*)?${TAX_WORD}${RATE})`,
+    `total\\s*(?:due|payable|to\\s*pay|amount\\s*(?:due|payable)|[a&]\\s*payer|a\\s*pagar|da\\s*pagare|te\\s*betalen|zu\\s*zahlen|ttc|brutto|general|geral|rounded|nett|(?:for\\s*)?this\\s*(?:period|invoice|bill)|(?:of\\s*)?(?:the\\s*)?invoice|(?:de\\s*la\\s*|da\\s*|della\\s*)?(?:factura|fatura|fattura|facture)|documento|du\\s*document|(?:(?:rm|rs\\.?|eur|usd|\\$)\\s*)?(?:incl\\.?|inc\\.?|including|inclusive|with|com|con|inkl\\.?|avec)\\s*(?:of\\s*)?${TAX_WORD}${RATE})`,
     'total\\s*(?:sales|amount)\\s*(?:\\(?\\s*(?:incl\\.?|inclusive)\\s*(?:of\\s*)?(?:gst|tax|vat)\\s*\\)?)',
     // A few words between "total" and its "including tax": "Total Sales Incl GST", "Total After Adj Incl GST".
     `total(?:\\s+[a-z]+){1,3}?\\s*(?:incl\\.?|inclusive|including)\\s*(?:of\\s*)?${TAX_WORD}${RATE}`,
     'total\\s*amount',
-    'amount\\s*(?:due|payable|to\\s*pay)',
-    'balance\\s*(?:due|payable|to\\s*pay)',
     'net\\s*(?:a|&|to)\\s*pay(?:er)?',
     'nett\\s*(?:total|amount)',
     'rounded\\s*(?:total|amount)',
@@ -239,6 +243,9 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'valor\\s*(?:total|a\\s*pagar)',
     'jumlah(?:\\s*(?:besar|keseluruhan))?',
   ]),
+  // What is due may be more than this invoice's total (a balance brought forward) or less (a
+  // deposit paid): where both are printed, the invoice's own total is the one asked for.
+  ...amountLabels('InvoiceTotal', 0.95, ['amount\\s*(?:due|payable|to\\s*pay)', 'balance\\s*(?:due|payable|to\\s*pay)']),
   ...amountLabels('InvoiceTotal', 0.8, ['total', 'totaal', 'totale', 'summe', 'gesamt', 'importe', 'montant', 'brutto', 'bruto']),
   ...amountLabels('InvoiceTotal', 0.45, ['amount', 'betrag', 'bedrag', 'valor']),
 
@@ -254,9 +261,16 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     '(?:due|payable)\\s*(?:up)?on\\s*receipt',
     // A party's number or code, not its name: "Customer ID", "Supplier No.", "Kunden-Nr.".
     '(?:customer|client|account|supplier|vendor|kunden|klant|cliente|lieferanten)\\s*-?\\s*(?:id|no\\.?|nr\\.?|number|nummer|numero|code|ref(?:erence)?\\.?|#)',
+    "(?:cod(?:ice)?|codigo|code|n[o°º]|num(?:ero)?)\\.?\\s*(?:du\\s*|del\\s*|de\\s*)?(?:cliente|client|customer|klant|kunde)",
     // A party's order, not the party: "Buyer's Order No.", "Customer PO".
     "(?:buyer|customer|client)(?:\\s*['’]\\s*s)?\\s*(?:order|p\\.?\\s*o\\.?)(?:\\s*(?:no\\.?|number|#|ref\\.?))?",
     '(?:your|ihr|ihre|votre|uw)\\s*(?:ref(?:erence|erentie)?\\.?|zeichen|r[eé]f(?:[eé]rence)?\\.?)',
+    // The goods' transport papers, not the invoice: "E-Way Bill No.", "Dispatch Doc No.", "Delivery Note".
+    '(?:e\\s*-?\\s*way|way|lorry\\s*receipt|lr)\\s*bill(?:\\s*(?:no\\.?|number|#))?',
+    '(?:dispatch|despatch)\\s*doc(?:ument)?(?:\\s*(?:no\\.?|number|#))?',
+    'delivery\\s*(?:note|challan)(?:\\s*(?:no\\.?|number|#|date))?',
+    // The Italian e-invoice exchange's code of the addressee's mailbox, not its name.
+    'codice\\s*(?:destinatario|sdi|univoco)',
     'kundennummer',
     'klantnummer',
     'qty',
@@ -269,7 +283,7 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
   ...labels('Currency', 1, ['currency', 'moeda', 'devise', 'wahrung', 'moneda', 'valuta']),
   ...labels('IBAN', 1, ['iban(?:\\s*(?:no|nr|number)\\.?)?']),
 
-  ...labels('VendorName', 1, ['(?:bill(?:ed)?\\s*)?from', 'seller', 'supplier', 'vendor', 'issued\\s*by', 'sold\\s*by', 'fornecedor', 'emitente', 'emisor', 'proveedor', 'fournisseur', 'vendeur', 'emetteur', 'lieferant', 'rechnungssteller', 'absender', 'leverancier', 'fornitore', 'cedente(?:\\s*/\\s*prestatore)?', 'merchant', 'company\\s*name']),
+  ...labels('VendorName', 1, ['(?:bill(?:ed)?\\s*)?from', 'seller', 'supplier', 'vendor', 'issued\\s*by', 'sold\\s*by', 'fornecedor', 'emitente', 'emisor', 'proveedor', 'fournisseur', 'vendeur', 'emetteur', 'lieferant', 'rechnungssteller', 'absender', 'leverancier', 'fornitore', 'cedente(?:\\s*/\\s*prestatore)?', 'merchant', 'company\\s*name', 'pay(?:able)?\\s*to', 'remit\\s*to', 'payee']),
   ...labels('CustomerName', 1, [
     '(?:bill(?:ed)?|invoice(?:d)?|sold|charge)\\s*to',
     'customer(?:\\s*name)?',
@@ -278,7 +292,7 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'purchaser',
     'recipient',
     'adquirente',
-    'destinat[a-z]*',
+    'destinat(?:ario|aire)s?',
     'faturar\\s*a',
     'exmo\\.?(?:\\s*\\(?s\\)?\\s*sr\\.?\\s*\\(?s\\)?)?',
     'factur(?:e|er|ar)\\s*a',
@@ -292,13 +306,16 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'rechnungsadresse',
     'kunde',
     'factuuradres',
+    'facturatie\\s*-?\\s*adres',
+    // Italian e-invoices head the parties "Cedente / Prestatore" and "Cessionario / Committente".
+    'cessionario(?:\\s*/?\\s*committente)?',
     'klant',
     'debiteur',
     'spett\\.?\\s*le',
     'intestatario',
     'datos\\s*del\\s*cliente',
   ]),
-  ...labels('CustomerName', 0.5, ['ship\\s*to', 'deliver(?:y)?\\s*to', 'aan', 'an']),
+  ...labels('CustomerName', 0.5, ['ship\\s*to', 'deliver(?:y)?\\s*to', 'lever(?:ings)?\\s*-?\\s*adres', 'lieferadresse', 'lieferanschrift', 'adresse\\s*de\\s*livraison', 'livr(?:er|aison)\\s*a', 'aan', 'an']),
   // "To:" opening a line, its colon there: the addressee of a simple invoice ("From: ... To: ...").
   ...labels('CustomerName', 0.6, ['to(?=\\s*:)']),
 
@@ -306,8 +323,9 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     `(?:vat|tax|gst|sst|tin|hst|abn|ust|btw|tva|iva|mwst)\\s*-?\\s*(?:reg(?:istration)?\\.?\\s*)?${NO}`,
     '(?:vat|gst|sst)\\s*reg(?:istration)?\\.?',
     'gstin(?:\\s*/\\s*uin)?',
-    'federal\\s*tax\\s*id',
-    'tax\\s*id',
+    // US: "Federal Tax I.D.", "Fed. ID", "Tax ID No." (the employer identification number).
+    '(?:federal|fed\\.?)\\s*(?:tax\\s*)?i\\.?\\s*d\\.?(?:\\s*(?:no\\.?|#))?',
+    'tax\\s*i\\.?\\s*d\\.?(?:\\s*(?:no\\.?|#))?',
     'ein',
     'vat',
     // "USt-IdNr." as OCR reads it too: its capital I is often an l ("USt-ldNr.").

@@ -143,6 +143,10 @@ function pageCandidates(page: ReadPage, kind: InvoiceKind, dates: DateOptions): 
     found.push({ category: 'CustomerName', value: recipient, contentNormalized: recipient.text.replace(/\s+/g, ' ').trim(), score: 0.7, label: 0, labelLine: recipient });
   }
   const customerNames = new Set(found.filter((c) => c.category === 'CustomerName').map((c) => plain(c.contentNormalized)));
+  // A name a label gives as the sender's that another names as the customer is the payer's on a
+  // remittance slip ("From: Mrs J. Whitfield" beside "Pay to: Tom Pryce Joinery").
+  const payer = (c: FieldCandidate) => c.category === 'VendorName' && found.some((o) => o.category === 'CustomerName' && o.label >= c.label && plain(o.contentNormalized) === plain(c.contentNormalized));
+  const payers = new Set(found.filter(payer));
   if (kind.receipt && page.ref.chunkNumber === 1) found.push(...receiptHeader(text, hits));
   const vendor = guessVendor(text, hits, customerLabels, customerNames);
   if (vendor) found.push({ category: 'VendorName', value: vendor.run, contentNormalized: correctLegalForm(vendor.run.text.replace(/\s+/g, ' ').trim()), score: vendor.score * (kind.receipt ? 0.8 : 1), label: 0, labelLine: vendor.line });
@@ -157,7 +161,7 @@ function pageCandidates(page: ReadPage, kind: InvoiceKind, dates: DateOptions): 
   const vendorLines = vendor ? [vendor.line, ...linesNaming(text, vendor.run.text)] : [];
   const owners = taxIds.map((taxId) => {
     const line = taxId.labelLine!;
-    if (customerLabels.some((heading) => isInBlockOf(heading, line))) return 'customer' as const;
+    if (customerLabels.some((heading) => isInBlockOf(heading, line)) || namesTheAddressee(taxId)) return 'customer' as const;
     return vendorLines.some((heading) => isInBlockOf(heading, line)) ? ('vendor' as const) : ('unknown' as const);
   });
   const vendorKnown = owners.includes('vendor');
@@ -165,7 +169,18 @@ function pageCandidates(page: ReadPage, kind: InvoiceKind, dates: DateOptions): 
     const owner = owners[i] === 'unknown' ? (vendorKnown ? 'customer' : 'vendor') : owners[i];
     found.push({ ...taxId, category: owner === 'customer' ? 'CustomerTaxId' : 'VendorTaxId', score: taxId.score * (owners[i] === 'unknown' ? 0.85 : 1) });
   });
-  return found.map((candidate) => ({ ...candidate, ...(NAME_FIELDS.has(candidate.category) ? respelled(candidate, page.accented) : {}), page: page.ref }));
+  return found.filter((candidate) => !payers.has(candidate)).map((candidate) => ({ ...candidate, ...(NAME_FIELDS.has(candidate.category) ? respelled(candidate, page.accented) : {}), page: page.ref }));
+}
+
+/** Words before a tax number's label that make it the addressee's: "Ihre UID", "Your VAT No.", "Customer VAT", "BTW klant". */
+const ADDRESSEE_WORDS = /\b(?:your|ihre?|uw|votre|vostra|vuestro|su|customer|client|cliente|kunden?|klant|buyer|recipient|destinatario|destinataire)\b/;
+
+function namesTheAddressee(taxId: FieldCandidate): boolean {
+  const line = taxId.labelLine!;
+  const [lineSpan] = line.spans;
+  const [valueSpan] = taxId.value.spans;
+  if (!lineSpan || !valueSpan) return false;
+  return ADDRESSEE_WORDS.test(plain(line.text.slice(0, Math.max(0, valueSpan.offset - lineSpan.offset))));
 }
 
 /**

@@ -141,6 +141,8 @@ const NOT_A_VALUE = /^[\s|:;.,·…\-–—_=>[\]()]*$/;
 const LABEL_END = /^\s*\p{L}+\s*:\s*$/u;
 /** A tax rate and nothing else ("9 %", "@ 18%", "(6%)"): no value of a label, nor a tax. */
 export const RATE_ALONE = /^[\s(@]*\d{1,2}(?:[.,]\d{1,3})?\s*%[\s):]*$/;
+/** A salutation alone on its line, over the name it goes with ("Herrn" / "Dr. Matthias Ohlendorf"); in plain text (normalize.ts). */
+export const SALUTATION = /^(?:herrn?|frau|firma|fa|dr|m|mr|mrs|ms|miss|monsieur|madame|mme|mevrouw|de\s+heer|dhr|mevr|sr|sra|senor|senora|sig|sigra|signor|signora|spett\.?\s*le|exmo?s?|exma)\W*$/;
 /** The start of a line that names the person a letter is for, within the company: English, German, Dutch, French. */
 export const ATTENTION = /^\s*(?:attn\b|attention\b|c\/o\b|z\.\s?hd\.?|zu\s+h(?:än|aen)den\b|t\.?\s?a\.?\s?v\.?(?=\s)|[àa]\s+l['’]attention\b)/i;
 

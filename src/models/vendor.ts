@@ -7,7 +7,7 @@
 import { unionBox } from './geometry.js';
 import { findIbans } from './identifiers.js';
 import { hasSmudgedWord, isInBlockOf, SMUDGE_CONFIDENCE } from './invoice-fields.js';
-import type { LabelHit } from './label-hits.js';
+import { SALUTATION, type LabelHit } from './label-hits.js';
 import { hasLegalForm, LEGAL_FORM } from './legal-form.js';
 import { findAmounts, findDates, plain } from './normalize.js';
 import { subRun } from './field-values.js';
@@ -217,23 +217,34 @@ export const SENDER_LINE_SEPARATOR = /\s[·•|∙*+\-–—]\s/g;
  */
 export function recipientUnderSenderLine(page: PageText): TextLine | undefined {
   const typical = median(page.lines.map((l) => l.layoutBox.height));
+  const top = Math.min(...page.lines.map((l) => l.layoutBox.top));
+  const bottom = Math.max(...page.lines.map((l) => l.layoutBox.top + l.layoutBox.height));
   for (const line of page.lines) {
+    // A footer's line of details ("IBAN ... · BIC ...") heads no address.
+    if (line.layoutBox.top > top + FOOTER_SHARE * (bottom - top)) break;
     // Small print by its words' height: OCR may read a dash of the line as a tall mark.
     const size = median(line.words.map((w) => w.layoutBox.height));
     // A dot OCR was unsure of may come out as another mark of its own (":", "«").
     const misreadDots = line.words.filter((w) => /^[^\p{L}\p{N}\s·•|∙*+\-–—]$/u.test(w.text) && w.confidence < 0.9).length;
     const separators = (line.text.match(SENDER_LINE_SEPARATOR)?.length ?? 0) + misreadDots;
     if (separators < 2 || size > typical) continue;
-    const below = page.lines.find((candidate) => {
-      const a = line.layoutBox;
-      const b = candidate.layoutBox;
-      const gap = b.top - (a.top + a.height);
-      return gap >= -0.2 * a.height && gap < 2 * b.height && Math.abs(a.left - b.left) < 2 * b.height && candidate !== line;
-    });
-    if (below && /\p{L}{2}/u.test(below.text)) return below;
+    const under = (above: TextLine) =>
+      page.lines.find((candidate) => {
+        const a = above.layoutBox;
+        const b = candidate.layoutBox;
+        const gap = b.top - (a.top + a.height);
+        return gap >= -0.2 * a.height && gap < 2 * b.height && Math.abs(a.left - b.left) < 2 * b.height && candidate !== above;
+      });
+    const first = under(line);
+    // "Herrn" / "Dr. Matthias Ohlendorf": the salutation's line only says who the name is.
+    const below = first && SALUTATION.test(plain(first.text).trim()) ? under(first) : first;
+    if (below && /\p{L}{2}/u.test(below.text) && !isDetailLine(below.text)) return below;
   }
   return undefined;
 }
+
+/** The bottom share of a page's text a footer takes. */
+const FOOTER_SHARE = 0.75;
 
 /** Below this a line is only some text near the top, not a name we can vouch for. */
 const MIN_VENDOR_SCORE = 0.45;

@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import { invoicesUniversalModel } from '../../src/models/invoice.js';
+import { useScratchDir } from '../engines/fixtures.js';
+import { fields, firstPageEntities, textPdf, writeFixture, type Placed } from './document-fixtures.js';
+
+/** Rows of a page from y = 60, 16 apart; a row is one text at x = 50 or several texts at their x. */
+const rows = (...content: Array<string | Array<[string, number]>>): Placed[] =>
+  content.flatMap((row, i) => (typeof row === 'string' ? [{ text: row, x: 50, y: 60 + 16 * i }] : row.map(([text, x]) => ({ text, x, y: 60 + 16 * i }))));
+
+/** Fields as invoicing software of several countries prints them: what a generic reading got wrong. */
+describe('invoice fields on common layouts', () => {
+  const scratch = useScratchDir();
+  let count = 0;
+  const read = async (page: Placed[]) => {
+    const pdf = await writeFixture(scratch.file(`layout-${++count}.pdf`), await textPdf([page]));
+    return fields(await firstPageEntities(invoicesUniversalModel, pdf, 'pdf'));
+  };
+
+  it('Tally: the tax written out in words confirms no total, an e-way bill is no invoice number, "Destination" names no customer', async () => {
+    const found = await read(
+      rows(
+        [['SHREE GANESH POLYMERS', 50], ['Invoice No.', 300], ['Dated', 440]],
+        [['Plot No. B-47, MIDC Bhosari, Pune 411026', 50], ['SGP/1184/24-25', 300], ['14-Aug-24', 440]],
+        [['GSTIN/UIN: 27ABKFS4821M1ZO', 50], ['Destination', 300]],
+        [['Buyer (Bill to)', 50], ['Chakan', 300]],
+        [['Deccan Agro Packaging Pvt. Ltd.', 50], ['E-Way Bill No. : 2218 4417 0935', 300]],
+        [['Output CGST @ 9%', 150], ['20,156.85', 480]],
+        [['Output SGST @ 9%', 150], ['20,156.85', 480]],
+        [['Total', 150], ['Rs. 2,64,279.00', 470]],
+        'Amount Chargeable (in words)',
+        'INR Two Lakh Sixty Four Thousand Two Hundred Seventy Nine Only',
+        [['Total', 50], ['2,23,965.00', 200], ['40,313.70', 470]],
+        'Tax Amount (in words) : INR Forty Thousand Three Hundred Thirteen and Seventy paise Only',
+      ),
+    );
+    expect(found).toMatchObject({ InvoiceId: 'SGP/1184/24-25', CustomerName: 'Deccan Agro Packaging Pvt. Ltd.', InvoiceTotal: '264279.00' });
+  });
+
+  it('a ticket number in brackets in an item line is not the invoice\'s number under its title', async () => {
+    const found = await read(
+      rows(
+        'Kaveri Cloudworks Private Limited',
+        [['TAX INVOICE', 380]],
+        [['# INV-000127', 380]],
+        [['Invoice Date : 05 Dec 2024', 380]],
+        [['Description', 50], ['Amount', 450]],
+        [['Annual Maintenance Contract', 50], ['48,000.00', 450]],
+        [['Includes fixing reports (Ticket #NFR-2241)', 50]],
+        [['Total', 300], ['Rs.56,640.00', 450]],
+      ),
+    );
+    expect(found.InvoiceId).toBe('INV-000127');
+  });
+
+  it('this invoice\'s total, not the balance due that a balance brought forward adds to it; a US vendor\'s EIN', async () => {
+    const found = await read(
+      rows(
+        'Castellan & Reyes LLP',
+        [['Invoice No.', 330], ['25-00412', 430]],
+        [['Federal Tax I.D.', 330], ['59-3381046', 430]],
+        [['Total Fees', 330], ['$4,486.50', 450]],
+        [['Previous Balance', 50], ['$5,240.00', 200], ['TOTAL THIS INVOICE', 330], ['$4,623.35', 450]],
+        [['Balance Forward', 50], ['$2,240.00', 200]],
+        [['TOTAL BALANCE DUE', 50], ['$6,863.35', 200]],
+      ),
+    );
+    expect(found).toMatchObject({ InvoiceTotal: '4623.35', VendorTaxId: '593381046' });
+    expect((await read(rows('Keystone Supply Co.', 'Lancaster, PA 17601 · Fed. ID 23-2874519', 'INVOICE NO. 0418832', 'INVOICE TOTAL $2,703.73'))).VendorTaxId).toBe('232874519');
+  });
+
+  it('two letters are no customer\'s name: "Customer PA Sales Tax Account" is a state\'s account of the customer', async () => {
+    const found = await read(
+      rows('Keystone Supply Co.', 'SOLD TO', 'HOLLOWELL PROPERTY SERVICES, INC.', '88 E. King Street, Lancaster PA 17602', 'Customer PA Sales Tax Account: 81-447203', 'INVOICE TOTAL $2,703.73'),
+    );
+    expect(found.CustomerName).toBe('HOLLOWELL PROPERTY SERVICES, INC.');
+  });
+
+  it('German letter: the name under the salutation, "Schlussrechnung Nr.", the date of the payment sentence, the tax office number', async () => {
+    const found = await read([
+      { text: 'FLIESEN KALTENBACH', x: 50, y: 40, size: 16 },
+      { text: 'Fliesen Kaltenbach e.K. · Gewerbestraße 7 · 79211 Denzlingen', x: 50, y: 90, size: 6 },
+      ...[
+        'Herrn',
+        'Dr. Matthias Ohlendorf',
+        'Kirchstraße 14',
+        '79211 Denzlingen',
+      ].map((text, i) => ({ text, x: 50, y: 104 + 13 * i })),
+      { text: 'Denzlingen, 28.03.2024', x: 380, y: 170 },
+      { text: 'Schlussrechnung Nr. 2024-0087', x: 50, y: 210, size: 12 },
+      { text: 'Rechnungsbetrag 5.421,00 €', x: 300, y: 300 },
+      { text: 'Zahlbar innerhalb von 14 Tagen bis zum 11.04.2024 ohne Abzug.', x: 50, y: 340 },
+      { text: 'Inhaber: Jürgen Kaltenbach   IBAN: DE44 6809 2000 0412 8733 05   Steuernummer: 06481/23457', x: 50, y: 780, size: 7 },
+    ]);
+    expect(found).toMatchObject({ CustomerName: 'Dr. Matthias Ohlendorf', InvoiceId: '2024-0087', InvoiceDate: '2024-03-28', DueDate: '2024-04-11', VendorTaxId: '06481/23457' });
+  });
+
+  it('the due date of payment sentences in English and Dutch', async () => {
+    const english = await read(rows('Tom Pryce Joinery', 'Invoice No: 0193', 'Date: 22nd March 2024', 'TOTAL DUE £2,420.88', 'Payment within 14 days please, i.e. by 5th April 2024.'));
+    expect(english.DueDate).toBe('2024-04-05');
+    const dutch = await read(rows('Boekhandel De Reiger bv', 'Factuurnummer 2024/0815', 'Factuurdatum 28/08/2024', 'Te betalen 3.781,40 EUR', 'Gelieve het bedrag te betalen vóór de vervaldag (27 september 2024) op rekening BE55 7370 4182 6544.'));
+    expect(dutch.DueDate).toBe('2024-09-27');
+  });
+
+  it('the addressee\'s tax number ("Ihre UID") is the customer\'s; the vendor\'s stands alone in its letterhead, its label after it', async () => {
+    const found = await read(
+      rows(
+        [['Vinothek Rebstock AG', 50], ['CHE-417.829.569 MWST', 380]],
+        'Marktgasse 12, 8400 Winterthur',
+        [['Rechnungsnummer', 50], ['RE-24-0311', 200]],
+        [['Ihre UID', 50], ['CHE-109.348.622', 200]],
+        [['Total inkl. MWST', 300], ['CHF 1\'300.65', 450]],
+      ),
+    );
+    expect(found).toMatchObject({ VendorTaxId: 'CHE417829569', CustomerTaxId: 'CHE109348622' });
+  });
+
+  it('Italian e-invoice: the addressee\'s mailbox code and customer code are no names; "Cessionario / Committente" heads the customer', async () => {
+    const found = await read(
+      rows(
+        [['Officina Grafica Brenta S.r.l.', 50], ['CESSIONARIO / COMMITTENTE', 330]],
+        [['Via Venezia, 118 - 35131 Padova (PD)', 50], ['Trattoria Al Ponte S.n.c.', 330]],
+        [['P.IVA 04382170282', 50], ['Codice destinatario: M5UXCR1', 330]],
+        [['Numero', 50], ['Data', 150], ['Cod. cliente', 250], ['Vs. riferimento', 350]],
+        [['127/2024', 50], ['18/11/2024', 150], ['C0219', 250], ['Ordine del 04/11/2024', 350]],
+        [['Totale documento', 300], ['€ 1.423,74', 450]],
+      ),
+    );
+    expect(found.CustomerName).toBe('Trattoria Al Ponte S.n.c.');
+  });
+
+  it('Flemish: "Facturatieadres" heads the customer, "Leveradres" only where the goods went', async () => {
+    const found = await read(
+      rows(
+        'Boekhandel De Reiger bv',
+        [['LEVERADRES', 50], ['FACTURATIEADRES', 330]],
+        [['VSO Campus Ter Leie', 50], ['Scholengroep Ter Leie vzw', 330]],
+        [['Leiedreef 21', 50], ['Kasteelstraat 9', 330]],
+        'Factuurnummer 2024/0815',
+        [['Te betalen', 300], ['3.781,40 EUR', 450]],
+      ),
+    );
+    expect(found.CustomerName).toBe('Scholengroep Ter Leie vzw');
+  });
+
+  it('a remittance slip: "From:" is who pays, "Pay to:" the vendor', async () => {
+    const found = await read(
+      rows(
+        'INVOICE TO:',
+        'Mrs J. Whitfield',
+        '22 Breary Lane East, Leeds LS16 9EU',
+        'Invoice No: 0193',
+        'TOTAL DUE £2,420.88',
+        'REMITTANCE ADVICE',
+        [['From:', 50], ['Mrs J. Whitfield', 120], ['Pay to:', 330], ['Tom Pryce Joinery', 390]],
+      ),
+    );
+    expect(found).toMatchObject({ VendorName: 'Tom Pryce Joinery', CustomerName: 'Mrs J. Whitfield' });
+  });
+});
