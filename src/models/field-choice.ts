@@ -79,6 +79,8 @@ interface AmountChoice {
 }
 
 const TOP = 4;
+/** What a total tax gains when the tax lines add up to it. */
+const TAX_LINES_AGREE = 0.3;
 /** The least score of a total the document also writes out in words. */
 const WORDED_TOTAL = 0.9;
 
@@ -91,9 +93,13 @@ function chooseAmounts(candidates: readonly PagedCandidate[]): AmountChoice {
   const subTotals = [undefined, ...ofCategory(candidates, 'SubTotal').slice(0, TOP)];
   const taxLines = ofCategory(candidates, 'TaxLine');
   const taxSum = distinctLines(taxLines);
+  // A total tax the tax lines add up to is stated twice (the lines, a table's tax column, and its sum).
+  const linesAddUpTo = taxSum.length > 1 ? taxSum.reduce((sum, t) => sum + cents(t.contentNormalized), 0) : undefined;
   const taxes: Array<{ tax?: PagedCandidate; lines?: PagedCandidate[]; value: number; score: number } | undefined> = [
     undefined,
-    ...ofCategory(candidates, 'TotalTax').slice(0, TOP).map((tax) => ({ tax, value: cents(tax.contentNormalized), score: tax.score })),
+    ...ofCategory(candidates, 'TotalTax')
+      .slice(0, TOP)
+      .map((tax) => ({ tax, value: cents(tax.contentNormalized), score: tax.score + (cents(tax.contentNormalized) === linesAddUpTo ? TAX_LINES_AGREE : 0) })),
     ...taxLines.slice(0, TOP).map((tax) => ({ tax, value: cents(tax.contentNormalized), score: tax.score * 0.9 })),
   ];
   if (taxSum.length > 1) {

@@ -75,7 +75,9 @@ const DATE_AFTER_NUMBER = 0.85;
 const PLACE_AND_DATE = 0.75;
 const TOWN_BEFORE_DATE = /^\s*\p{Lu}[\p{L}\s.'’-]{1,30},\s*(?:den|le|il|el|am|on|the)?\s*$/u;
 
-function readers(options: PageReadOptions): Readonly<Record<Exclude<LabelCategory, 'Other'>, ValueReader>> {
+type Readers = Readonly<Record<Exclude<LabelCategory, 'Other'>, ValueReader>>;
+
+function readers(options: PageReadOptions): Readers {
   const date = readDate(options.dates);
   return {
     InvoiceId: readIdentifier,
@@ -153,6 +155,24 @@ function inOtherPartysBlock(run: TextRun, hit: LabelHit, headings: readonly Labe
   return headings.some((h) => h.definition.category !== hit.definition.category && isInBlockOf(h.line, line));
 }
 
+/** A tax's name alone ("Btw", "VAT", "MwSt."): the label of its number or of its amount. */
+const BARE_TAX_WORD = /^(?:vat|tax|gst|btw|tva|iva|mwst|ust)\.?$/i;
+
+/**
+ * A tax's name alone on its line labels the amount in the cell to its right ("Btw | 339,39 EUR"),
+ * as a tax line, when that cell holds an amount and no tax number; else the hit as it was found.
+ */
+function taxWordBesideAmount(page: PageText, hit: LabelHit, read: Readers): LabelHit | undefined {
+  if (hit.definition.category !== 'TaxId' || hit.start !== 0 || hit.valueStart < hit.line.text.trimEnd().length) return undefined;
+  if (!BARE_TAX_WORD.test(hit.line.text.slice(hit.start, hit.labelEnd).trim())) return undefined;
+  const right = lineRightOf(page, hit.line);
+  if (!right || read.TaxId(right, page) || !read.TaxLine(right, page)) return undefined;
+  return { ...hit, definition: { ...hit.definition, category: 'TaxLine', strength: TAX_WORD_ALONE } };
+}
+
+/** A tax line's label strength for a tax's name alone. */
+const TAX_WORD_ALONE = 0.85;
+
 /** Labels of a tax amount: the total tax, or one tax line of several. */
 const TAX_CATEGORIES: ReadonlySet<LabelCategory> = new Set(['TotalTax', 'TaxLine']);
 
@@ -176,7 +196,8 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
   // Lines that start with a strong label, or hold nothing but a label, are fields of their own.
   const labelledLines = new Set(hits.filter((h) => h.start === 0 && (h.definition.strength >= 0.7 || h.valueStart >= h.line.text.trimEnd().length)).map((h) => h.line));
   const partyHeadings = hits.filter((h) => BLOCK_LABELS.has(h.definition.category) && h.start === 0 && h.definition.strength >= 0.7);
-  hits.forEach((hit, i) => {
+  hits.forEach((labelHit, i) => {
+    const hit = taxWordBesideAmount(page, labelHit, read) ?? labelHit;
     const category = hit.definition.category;
     if (category === 'Other') return;
     if (category === 'InvoiceTotal') candidates.push(...dueDateAfterTotal(page, hit, read.DueDate));
@@ -211,6 +232,7 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
       // The sums decide which of its two fields an ambiguous label names.
       if (hit.definition.orAs) candidates.push({ ...candidate, category: hit.definition.orAs as CandidateCategory, score: candidate.score * (hit.definition.orAsShare ?? 1) });
       if (place === 'right' && category === 'InvoiceTotal') candidates.push(...furtherInRow(page, value.run, candidate, hit.definition.strength * PLACE_WEIGHT[place], read[category]));
+      if ((place === 'right' || place === 'inline') && category === 'InvoiceTotal') candidates.push(...totalsRowColumns(page, value.run, read.SubTotal));
       break;
     }
   });
@@ -261,6 +283,56 @@ function furtherInRow(page: PageText, first: TextRun, candidate: FieldCandidate,
     if (value) found.push({ ...candidate, value: value.run, contentNormalized: value.contentNormalized, score: score * value.fit });
   }
   return found;
+}
+
+/** Words of a column's header: the tax's column ("Tax Amount", "IGST", "Total Tax Amount"), the net amount's ("Taxable Value", "Net Amount"). */
+const TAX_COLUMN = /\b(?:tax|taxes|vat|gst|[cisu]gst|utgst|btw|tva|iva|mwst|ust|cess)\b/i;
+const NET_COLUMN = /\b(?:taxable|net|nett|netto|subtotal|excl|exkl|ht)\b/i;
+/** How far up a column its header may be, in the cell's heights (over a table's rows). */
+const MAX_HEADER_HEIGHTS = 60;
+
+/**
+ * The sums of a table's totals row read by their columns' headers ("Total | 2,23,965.00 |
+ * 40,313.70" under "Taxable Value" and "Total Tax Amount"; "TOTAL: ₹290.79 ₹3,214.00" under "Tax
+ * Amount" and "Total"): the net column's sum is a subtotal, the tax column's the tax. Which of
+ * them the document means, the sums decide (field-choice.ts).
+ */
+function totalsRowColumns(page: PageText, first: TextRun, read: ValueReader): FieldCandidate[] {
+  const found: FieldCandidate[] = [];
+  for (const run of [first, ...laterInLine(page, first), ...rowAfter(page, first)]) {
+    const value = read(run, page);
+    const header = value && columnHeader(page, value.run);
+    if (!value || !header) continue;
+    const category = NET_COLUMN.test(plain(header.text)) ? 'SubTotal' : TAX_COLUMN.test(plain(header.text)) ? 'TotalTax' : undefined;
+    if (category) found.push({ category, value: value.run, contentNormalized: value.contentNormalized, score: COLUMN_SUM * value.fit, label: COLUMN_SUM, labelLine: header.lines[0]! });
+  }
+  return found;
+}
+
+/** A column sum's score: below a labelled subtotal's or tax's. */
+const COLUMN_SUM = 0.75;
+
+/**
+ * The header over a cell: the nearest lines above it that overlap it across and hold words but no
+ * figures (the rows between hold figures), two when the header is set on two lines.
+ */
+function columnHeader(page: PageText, cell: TextRun): { text: string; lines: TextLine[] } | undefined {
+  const boxes = cell.words.map((w) => w.layoutBox);
+  if (boxes.length === 0) return undefined;
+  const left = Math.min(...boxes.map((b) => b.left));
+  const right = Math.max(...boxes.map((b) => b.left + b.width));
+  const top = Math.min(...boxes.map((b) => b.top));
+  const height = Math.max(...boxes.map((b) => b.height));
+  const above = page.lines
+    .filter((l) => l.layoutBox.top + l.layoutBox.height <= top + 0.2 * height && top - l.layoutBox.top < MAX_HEADER_HEIGHTS * height && overlap(left, right, l.layoutBox.left, l.layoutBox.left + l.layoutBox.width) > 0)
+    .sort((a, b) => b.layoutBox.top - a.layoutBox.top);
+  const headerAt = above.findIndex((l) => !/\d/.test(l.text) && /\p{L}{2}/u.test(l.text));
+  if (headerAt < 0) return undefined;
+  const lower = above[headerAt]!;
+  const upper = above[headerAt + 1];
+  // A header set on two lines ("Tax" / "Amount"): the line right above it, in words too.
+  const twoLines = upper && !/\d/.test(upper.text) && lower.layoutBox.top - (upper.layoutBox.top + upper.layoutBox.height) < 0.8 * lower.layoutBox.height;
+  return twoLines ? { text: `${upper.text} ${lower.text}`, lines: [upper, lower] } : { text: lower.text, lines: [lower] };
 }
 
 /** The first line of the row after `line` that reads as a value, and that value. */

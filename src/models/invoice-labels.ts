@@ -185,6 +185,9 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'valor\\s*(?:liquido|sem\\s*iva|s/\\s*iva)',
     'totale\\s*(?:imponibile|netto)',
     'imponibile',
+    // A distributor's goods before freight and tax: "MERCHANDISE TOTAL", "Total Goods".
+    '(?:merchandise|goods|items?|product|products)\\s*(?:sub\\s*-?\\s*)?total',
+    'total\\s*(?:merchandise|goods|items?|products)(?!\\s*(?:qty|quantity|count))',
   ]),
   ...amountLabels('SubTotal', 0.6, ['net\\s*total']).map((label) => ({ ...label, orAs: 'InvoiceTotal' as const })),
   // "Net amount": before tax in Europe, what is paid on Indian bills; the sums decide, and the

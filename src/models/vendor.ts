@@ -95,7 +95,7 @@ export function guessVendor(page: PageText, hits: readonly LabelHit[], customerL
     const inCustomerBlock = customerLines.some((heading) => isInBlockOf(heading, line));
     if (inCustomerBlock) continue;
     const segment = firstSegment(page, line);
-    const run: TextRun = segment ?? line;
+    const run: TextRun = segment ?? withoutLogoLetters(line);
     const text = plain(run.text).trim();
     // An address or contact line heads no block: it is part of one.
     if (!segment && (cannotBeName(line, labelled) || (isDetailLine(line.text) && !hasLegalForm(text)))) continue;
@@ -133,6 +133,18 @@ export function guessVendor(page: PageText, hits: readonly LabelHit[], customerL
   return undefined;
 }
 
+/**
+ * A line without the large letters of a logo that open it ("KV" set big beside the name's last
+ * line "Supply Co."): words at least 1.6 times as tall as the rest of the line's.
+ */
+function withoutLogoLetters(line: TextLine): TextRun {
+  const heights = line.words.map((w) => w.layoutBox.height);
+  const rest = median(heights.slice(1));
+  let start = 0;
+  while (start < line.words.length - 1 && heights[start]! >= 1.6 * rest) start++;
+  return start === 0 ? line : runOfWords(line.words.slice(start));
+}
+
 /** The words of a name besides its legal form. */
 function nameWords(text: string): string[] {
   return plain(text).replace(LEGAL_FORM, ' ').trim().split(/\s+/).filter((w) => /\p{L}{2}/u.test(w));
@@ -166,8 +178,9 @@ function fullerName(best: VendorGuess, guesses: readonly VendorGuess[]): VendorG
 function withWrappedStart(page: PageText, guess: VendorGuess): TextRun {
   const { line, run } = guess;
   if (nameWords(run.text).length >= 2) return run;
-  const b = line.layoutBox;
-  const size = median(line.words.map((w) => w.layoutBox.height));
+  // The name's own words: not a logo's letters beside it (withoutLogoLetters).
+  const b = run.words.length > 0 ? unionBox(run.words.map((w) => w.layoutBox)) : line.layoutBox;
+  const size = median((run.words.length > 0 ? run.words : line.words).map((w) => w.layoutBox.height));
   // The nearest line above, in the same type, left- or right-aligned with it or overlapping it:
   // only its leading words of that type, since OCR may glue a neighbour's words to it.
   const above = page.lines
@@ -187,14 +200,15 @@ function withWrappedStart(page: PageText, guess: VendorGuess): TextRun {
 }
 
 /**
- * The words a line starts with that were read (not smudges or marks) and are set in type of about
- * this size (their median within a quarter of it; a single word may stand taller by a descender).
+ * The words a line starts with that were read (not smudges, nor marks but an ampersand) and are
+ * set in type of about this size (their median within a quarter of it; a single word may stand
+ * taller by a descender).
  */
 function leadingWordsOfSize(line: TextLine, size: number): PlacedWord[] {
   const leading: PlacedWord[] = [];
   for (const word of line.words) {
     const h = word.layoutBox.height;
-    if (Math.max(h, size) / Math.min(h, size) >= 1.6 || word.confidence < SMUDGE_CONFIDENCE || !/[\p{L}\p{N}]/u.test(word.text)) break;
+    if (Math.max(h, size) / Math.min(h, size) >= 1.6 || word.confidence < SMUDGE_CONFIDENCE || !/[\p{L}\p{N}&]/u.test(word.text)) break;
     leading.push(word);
   }
   const typical = median(leading.map((w) => w.layoutBox.height));

@@ -34,7 +34,7 @@ describe('deskew', () => {
 
   it('sets a turned page level, and boxes found on the level page map back onto the page as it is', async () => {
     const page = await turned(3);
-    const { pixels, toPage } = await levelPage(page, pageSkewDegrees(page));
+    const { pixels } = await levelPage(page, pageSkewDegrees(page));
     expect(Math.abs(pageSkewDegrees(pixels))).toBeLessThanOrEqual(0.2);
 
     // A black square drawn on the page: where the level page has it, the page has it too.

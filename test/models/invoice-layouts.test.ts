@@ -36,6 +36,59 @@ describe('invoice fields on common layouts', () => {
     expect(found).toMatchObject({ InvoiceId: 'SGP/1184/24-25', CustomerName: 'Deccan Agro Packaging Pvt. Ltd.', InvoiceTotal: '264279.00' });
   });
 
+  it('a totals row read by its columns\' headers: the net column\'s sum is the subtotal, the tax column\'s the tax', async () => {
+    // Tally's tax summary under the invoice: only its columns' headers say which sum is which.
+    const tally = await read(
+      rows(
+        'SHREE GANESH POLYMERS',
+        [['Invoice No.', 50], ['SGP/1184/24-25', 150]],
+        [['Output CGST @ 9%', 150], ['20,156.85', 480]],
+        [['Output SGST @ 9%', 150], ['20,156.85', 480]],
+        [['Round Off', 150], ['0.30', 480]],
+        [['Total', 150], ['Rs. 2,64,279.00', 460]],
+        [['HSN/SAC', 50], ['Taxable', 150], ['Central Tax', 260], ['State Tax', 360], ['Total', 460]],
+        [['Value', 150], ['Amount', 260], ['Amount', 360], ['Tax Amount', 460]],
+        [['39012000', 50], ['1,40,625.00', 150], ['12,656.25', 260], ['12,656.25', 360], ['25,312.50', 460]],
+        [['39201012', 50], ['83,340.00', 150], ['7,500.60', 260], ['7,500.60', 360], ['15,001.20', 460]],
+        [['Total', 50], ['2,23,965.00', 150], ['20,156.85', 260], ['20,156.85', 360], ['40,313.70', 460]],
+      ),
+    );
+    expect(tally).toMatchObject({ SubTotal: '223965.00', TotalTax: '40313.70', InvoiceTotal: '264279.00' });
+    // A marketplace's item table taxed line by line: the tax column's sum, which the lines' taxes
+    // add up to, is the tax; the total column's, the total.
+    const marketplace = await read(
+      rows(
+        'Sold By: Vardhman Home Essentials',
+        'Invoice Number : JPR1-2241',
+        [['Description', 50], ['Net Amount', 250], ['Tax Type', 330], ['Tax Amount', 400], ['Total', 480]],
+        [['Cotton Bedsheet', 50], ['2,030.36', 250], ['12% IGST', 330], ['243.64', 400], ['2,274.00', 480]],
+        [['Shipping Charges', 50], ['35.71', 250], ['12% IGST', 330], ['4.29', 400], ['40.00', 480]],
+        [['Microfibre Towel Set', 50], ['857.14', 250], ['5% IGST', 330], ['42.86', 400], ['900.00', 480]],
+        [['TOTAL:', 50], ['290.79', 400], ['3,214.00', 480]],
+      ),
+    );
+    expect(marketplace).toMatchObject({ TotalTax: '290.79', InvoiceTotal: '3214.00' });
+  });
+
+  it('a tax\'s name alone labels the amount beside it; "MERCHANDISE TOTAL" is the goods before freight and tax', async () => {
+    const flemish = await read(rows('Boekhandel De Reiger bv', 'Factuurnummer 2024/0815', [['Totaal excl. btw', 300], ['3.442,01 EUR', 450]], [['Btw', 300], ['339,39 EUR', 450]], [['Te betalen', 300], ['3.781,40 EUR', 450]]));
+    expect(flemish).toMatchObject({ SubTotal: '3442.01', TotalTax: '339.39', InvoiceTotal: '3781.40' });
+    const distributor = await read(rows('Keystone Supply Co.', 'INVOICE NO. 0418832', [['MERCHANDISE TOTAL', 300], ['2,470.50', 450]], [['FREIGHT', 300], ['85.00', 450]], [['SALES TAX', 300], ['148.23', 450]], [['INVOICE TOTAL', 300], ['$2,703.73', 450]]));
+    expect(distributor).toMatchObject({ SubTotal: '2470.50', TotalTax: '148.23', InvoiceTotal: '2703.73' });
+  });
+
+  it('the vendor\'s name wrapped beside its logo\'s large letters, without them', async () => {
+    const found = await read([
+      { text: 'Keystone Valley Janitorial & Paper', x: 90, y: 50, size: 13 },
+      { text: 'KV', x: 40, y: 66, size: 26 },
+      { text: 'Supply Co.', x: 90, y: 66, size: 13 },
+      { text: '1450 Industrial Park Road · Lancaster, PA 17601', x: 90, y: 82 },
+      { text: 'INVOICE NO. 0418832', x: 380, y: 120 },
+      { text: 'INVOICE TOTAL $2,703.73', x: 380, y: 400 },
+    ]);
+    expect(found.VendorName).toBe('Keystone Valley Janitorial & Paper Supply Co.');
+  });
+
   it('a ticket number in brackets in an item line is not the invoice\'s number under its title', async () => {
     const found = await read(
       rows(
