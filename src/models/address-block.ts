@@ -106,6 +106,8 @@ function crowded(page: PageText, line: TextLine): boolean {
   return (page.rows[line.row] ?? []).some((other) => other !== line && other.layoutBox.left > left && other.layoutBox.left - (left + width) < 3 * height);
 }
 
-const senderLike = (line: TextLine) => (line.text.match(SENDER_LINE_SEPARATOR)?.length ?? 0) > 0;
+const senderLike = (line: TextLine) => (line.text.match(SENDER_LINE_SEPARATOR)?.length ?? 0) > 0 || COMMA_SENDER_LINE.test(line.text);
+/** A sender line with commas for dots: "Elektro Pichler GmbH, Hauptplatz 9, 8600 Bruck an der Mur". */
+const COMMA_SENDER_LINE = /^[^,]+,[^,]+,\s*(?:[A-Z]{1,2}-)?\d{4,5}\s+\p{L}[^,\d]*$/u;
 
 const key = (text: string) => plain(text).replace(/[^\p{L}\p{N}]+/gu, '');

@@ -196,8 +196,10 @@ export function chooseFields(candidates: readonly PagedCandidate[]): Map<Invoice
   for (const field of ['CustomerName', 'VendorName'] as const) {
     set(field, ofCategory(candidates, field).find((c) => !hasSmudgedWord(c.value)));
   }
-  // Its mod-97 check digits confirm an IBAN: a misread character fails them.
-  set('IBAN', ofCategory(candidates, 'IBAN')[0], 'pass');
+  // Its mod-97 check digits confirm an IBAN: a misread character fails them. Which of two accounts
+  // (a Dutch G-rekening beside the usual one, a second bank) is the one asked for, they do not say.
+  const ibans = ofCategory(candidates, 'IBAN');
+  set('IBAN', ibans[0], new Set(ibans.map((c) => c.contentNormalized)).size > 1 ? 'fail' : 'pass');
 
   const due = ofCategory(candidates, 'DueDate')[0];
   const issued = ofCategory(candidates, 'InvoiceDate').find((c) => !due || c.value.spans[0]?.offset !== due.value.spans[0]?.offset || c.page !== due.page);

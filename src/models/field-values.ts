@@ -138,7 +138,8 @@ export const readIdentifier: ValueReader = (run, page) => {
     if (/^\+?\d[\d\s()-]{8,}$/.test(token[0]) && /^\+/.test(token[0])) return undefined;
     const start = token.index + token[0].indexOf(text);
     const sub = subRun(page, run, start, text.length) ?? run;
-    const fit = i === 0 ? 1 : 0.7;
+    // A number that ends in its separator goes on in the next line ("... factuurnummer F2024-"): a piece of it.
+    const fit = (i === 0 ? 1 : 0.7) * (/[-/]$/.test(text) ? 0.3 : 1);
     return { run: sub, contentNormalized: text, fit: /^\d{1,2}$/.test(text) ? fit * 0.5 : fit };
   }
   return undefined;

@@ -203,7 +203,8 @@ export function findTaxId(printed: string, portuguese: boolean): FoundIdentifier
   if (gstin) return gstin;
   const shaped = SHAPED_TAX_IDS.map((pattern) => pattern.exec(text)).filter((m): m is RegExpExecArray => m !== null).sort((a, b) => a.index - b.index)[0];
   if (shaped) return { index: shaped.index, length: shaped[0].length, normalized: shaped[0].replace(/[\s.-]/g, '') };
-  const match = /\b([A-Z]{2})?[\s.-]?(\d[\d\s.-]{6,16}[\dA-Z])\b/.exec(text);
+  // Ending in a digit, or in a check letter right after one: not in the next word ("04382170282 - C.F.").
+  const match = /\b([A-Z]{2})?[\s.-]?(\d[\d\s.-]{6,16}(?:\d|(?<=\d)[A-Z]))\b/.exec(text);
   if (!match) return undefined;
   const country = match[1];
   const number = match[2]!.replace(/[\s.-]/g, '');

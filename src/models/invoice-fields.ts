@@ -196,6 +196,17 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
   // Lines that start with a strong label, or hold nothing but a label, are fields of their own.
   const labelledLines = new Set(hits.filter((h) => h.start === 0 && (h.definition.strength >= 0.7 || h.valueStart >= h.line.text.trimEnd().length)).map((h) => h.line));
   const partyHeadings = hits.filter((h) => BLOCK_LABELS.has(h.definition.category) && h.start === 0 && h.definition.strength >= 0.7);
+  // A label's line with a value beside it, not another label: the heads of blocks side by side,
+  // which the vocabulary knows, or set in capitals as the label is ("PATIENT | PROVIDER & INSURANCE").
+  const headedLines = new Set(everyHit.filter((h) => h.start === 0).map((h) => h.line));
+  const capitals = (text: string) => /\p{Lu}{2}/u.test(text) && !/\p{Ll}/u.test(text);
+  const valueBeside = (line: TextLine) => {
+    const right = lineRightOf(page, line);
+    if (!right || headedLines.has(right) || (capitals(line.text) && capitals(right.text))) return false;
+    // Close beside it: far across the page it is another column's.
+    const gap = right.layoutBox.left - (line.layoutBox.left + line.layoutBox.width);
+    return gap < FORM_VALUE_GAP * line.layoutBox.height;
+  };
   hits.forEach((labelHit, i) => {
     const hit = taxWordBesideAmount(page, labelHit, read) ?? labelHit;
     const category = hit.definition.category;
@@ -215,6 +226,9 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
       if (place !== 'inline' && labelledLines.has(run as TextLine)) continue;
       // A party's name is in its own block: the line across the page under "Bill to" is the customer's, not the supplier's.
       if (place !== 'inline' && BLOCK_LABELS.has(category) && inOtherPartysBlock(run, hit, partyHeadings)) continue;
+      // In a form whose labels have their values beside them ("Client | M. Chevallier" over
+      // "Chambre | 214"), the line under a label is the next label.
+      if (place === 'below' && BLOCK_LABELS.has(category) && valueBeside(hit.line) && besideSomething(page, run)) continue;
       // A total's row may hold other figures before it ("Total  10 Coil  Rs. 1,00,300.00").
       const readValue = read[category](run, page) ?? (place === 'right' && category === 'InvoiceTotal' ? firstInRow(page, run as TextLine, read[category]) : undefined);
       const value = readValue && place === 'inline' && BLOCK_LABELS.has(category) ? (wrappedName(page, hit.line, readValue.run) ?? readValue) : readValue;
@@ -333,6 +347,15 @@ function columnHeader(page: PageText, cell: TextRun): { text: string; lines: Tex
   // A header set on two lines ("Tax" / "Amount"): the line right above it, in words too.
   const twoLines = upper && !/\d/.test(upper.text) && lower.layoutBox.top - (upper.layoutBox.top + upper.layoutBox.height) < 0.8 * lower.layoutBox.height;
   return twoLines ? { text: `${upper.text} ${lower.text}`, lines: [upper, lower] } : { text: lower.text, lines: [lower] };
+}
+
+/** A form's value stands within this many line heights right of its label. */
+const FORM_VALUE_GAP = 8;
+
+/** Whether the line holding `run` has another line to its right on its row. */
+function besideSomething(page: PageText, run: TextRun): boolean {
+  const line = lineOf(page, run);
+  return line !== undefined && lineRightOf(page, line) !== undefined;
 }
 
 /** The first line of the row after `line` that reads as a value, and that value. */

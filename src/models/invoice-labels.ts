@@ -102,6 +102,11 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'fatura\\s*(?:original|retificada)',
     '(?:ursprungliche|urspr\\.?|bezugs)\\s*-?\\s*rechnung(?:\\s*-?\\s*nr\\.?)?',
     'oorspronkelijke\\s*factuur',
+    // "Gutschrift zur Rechnung Nr. RE-24-00417 vom 12.02.2024", "Credit note for invoice INV-88".
+    '(?:zur|zu\\s*der|gem(?:ass|\\.)?|bezuglich(?:\\s*der)?|bzgl\\.?)\\s*rechnung(?:\\s*-?\\s*nr\\.?)?',
+    '(?:for|against|re:?|regarding|relating\\s*to)\\s*invoice(?:\\s*(?:no\\.?|number|#))?',
+    '(?:sur|relative\\s*[a&]\\s*la)\\s*(?:la\\s*)?facture(?:\\s*n\\s?[o°º]\\.?)?',
+    '(?:bij|op)\\s*factuur(?:\\s*(?:nr\\.?|nummer))?',
     'fattura\\s*(?:originale|di\\s*riferimento)',
   ]),
   ...labels('InvoiceId', 0.45, [NO, 'reference', 'ref\\.?', 'referentie', 'referencia', 'riferimento']),
@@ -113,6 +118,7 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'date\\s*of\\s*(?:issue|invoice|invoicing)',
     '(?:issue|issued|issuing|billing|bill|document|receipt|transaction)\\s*date',
     'date\\s*(?:issued|of\\s*bill)',
+    'statement\\s*date',
     // British VAT invoices date the supply as its "tax point".
     'tax\\s*point(?:\\s*date)?',
     'rechnungsdatum',
@@ -170,6 +176,8 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'sous\\s*-?\\s*total',
     `total\\s*(?:excl\\.?|exkl\\.?|excluding|exclusive\\s*of|before|without|w/o|ohne|ex\\.?)\\s*(?:of\\s*)?${TAX_WORD}?`,
     'total\\s*(?:before\\s*tax(?:es)?|pre-?\\s*tax)',
+    // A word or two between: "Total charges excl. VAT", "Total goods before tax".
+    `total(?:\\s+[a-z]+){1,2}?\\s*(?:excl\\.?|exkl\\.?|excluding|before|ex\\.?)\\s*(?:of\\s*)?${TAX_WORD}`,
     'total\\s*(?:net|ht|hors\\s*taxes?|sans\\s*tva|s/?\\s*iva|sem\\s*iva|sin\\s*iva|iliquido|netto|imponibile|exclusief\\s*btw|excl\\.?\\s*btw)',
     'net\\s*(?:value|sum)',
     'taxable\\s*(?:value|amount)',
@@ -210,6 +218,8 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     // Billing software glues the rate to the tax's name: "IGST18 (18%)".
     `(?:zzgl\\.?\\s*|plus\\s*|incl\\.?\\s*|inkl\\.?\\s*|add\\s*)?${TAX_WORD}(?:\\d{1,2}(?:[.,]\\d{1,2})?(?=\\s*\\())?${RATE}`,
     `(?:zzgl\\.?\\s*|plus\\s*|incl\\.?\\s*|inkl\\.?\\s*)?\\d{1,2}(?:[.,]\\d{1,3})?\\s*%\\s*${TAX_WORD}`,
+    // Reverse charge: the tax the customer accounts for, 0.00 on the invoice ("BTW verlegd (0%)").
+    `${TAX_WORD}\\s*(?:verlegd|reverse\\s*-?\\s*charged?|autoliquidation|inversione\\s*contabile|inversion\\s*del\\s*sujeto\\s*pasivo)${RATE}`,
   ]),
 
   // French "à" is "[a&]": OCR often reads the small grave-accented a of "Net à payer" as "&".
@@ -220,6 +230,8 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     // A few words between "total" and its "including tax": "Total Sales Incl GST", "Total After Adj Incl GST".
     `total(?:\\s+[a-z]+){1,3}?\\s*(?:incl\\.?|inclusive|including)\\s*(?:of\\s*)?${TAX_WORD}${RATE}`,
     'total\\s*amount',
+    // A statement's own charges, not the balance it carries: "Total new charges", "Total Charges".
+    'total\\s*(?:new\\s*|current\\s*)?charges',
     'net\\s*(?:a|&|to)\\s*pay(?:er)?',
     'nett\\s*(?:total|amount)',
     'rounded\\s*(?:total|amount)',
@@ -233,6 +245,14 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'endbetrag',
     'endsumme',
     'bruttobetrag',
+    // A credit note's total.
+    'gutschriftsbetrag',
+    'gutschrift\\s*(?:gesamt|brutto)',
+    'total\\s*credit(?:\\s*note)?',
+    'credit\\s*(?:note\\s*)?(?:total|amount)',
+    "montant\\s*(?:total\\s*)?(?:de\\s*l\\s*'?\\s*)?avoir",
+    'creditbedrag',
+    'totaal\\s*creditnota',
     'gesamt\\s*brutto',
     'zahlbetrag',
     'zu\\s*zahlen',
@@ -263,7 +283,7 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     // Payment terms, not a receipt's number: "Terms: Due on Receipt".
     '(?:due|payable)\\s*(?:up)?on\\s*receipt',
     // A party's number or code, not its name: "Customer ID", "Supplier No.", "Kunden-Nr.".
-    '(?:customer|client|account|supplier|vendor|kunden|klant|cliente|lieferanten)\\s*-?\\s*(?:id|no\\.?|nr\\.?|number|nummer|numero|code|ref(?:erence)?\\.?|#)',
+    '(?:customer|client|account|supplier|vendor|kunden|klant|cliente|lieferanten)\\s*-?\\s*(?:id|no\\.?|nr\\.?|number|nummer|numero|code|ref(?:erence)?\\.?|#|acct\\.?|account)',
     "(?:cod(?:ice)?|codigo|code|n[o°º]|num(?:ero)?)\\.?\\s*(?:du\\s*|del\\s*|de\\s*)?(?:cliente|client|customer|klant|kunde)",
     // A party's order, not the party: "Buyer's Order No.", "Customer PO".
     "(?:buyer|customer|client)(?:\\s*['’]\\s*s)?\\s*(?:order|p\\.?\\s*o\\.?)(?:\\s*(?:no\\.?|number|#|ref\\.?))?",
@@ -289,8 +309,6 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
   ...labels('VendorName', 1, ['(?:bill(?:ed)?\\s*)?from', 'seller', 'supplier', 'vendor', 'issued\\s*by', 'sold\\s*by', 'fornecedor', 'emitente', 'emisor', 'proveedor', 'fournisseur', 'vendeur', 'emetteur', 'lieferant', 'rechnungssteller', 'absender', 'leverancier', 'fornitore', 'cedente(?:\\s*/\\s*prestatore)?', 'merchant', 'company\\s*name', 'pay(?:able)?\\s*to', 'remit\\s*to', 'payee']),
   ...labels('CustomerName', 1, [
     '(?:bill(?:ed)?|invoice(?:d)?|sold|charge)\\s*to',
-    'customer(?:\\s*name)?',
-    'client(?:e)?(?:\\s*name)?',
     'buyer',
     'purchaser',
     'recipient',
@@ -318,7 +336,10 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'intestatario',
     'datos\\s*del\\s*cliente',
   ]),
-  ...labels('CustomerName', 0.5, ['ship\\s*to', 'deliver(?:y)?\\s*to', 'lever(?:ings)?\\s*-?\\s*adres', 'lieferadresse', 'lieferanschrift', 'adresse\\s*de\\s*livraison', 'livr(?:er|aison)\\s*a', 'aan', 'an']),
+  // The customer may be another than the party billed (a hotel's guest, a firm's client): where
+  // both are printed, the billed one.
+  ...labels('CustomerName', 0.85, ['customer(?:\\s*name)?', 'client(?:e)?(?:\\s*name)?', 'patient\\s*name', 'responsible\\s*party(?:\\s*/\\s*patient)?', 'guarantor']),
+  ...labels('CustomerName', 0.5, ['ship\\s*to', 'deliver(?:y)?\\s*to', '(?:delivery|shipping)\\s*address', 'lever(?:ings)?\\s*-?\\s*adres', 'lieferadresse', 'lieferanschrift', 'adresse\\s*de\\s*livraison', 'livr(?:er|aison)\\s*a', 'aan', 'an']),
   // "To:" opening a line, its colon there: the addressee of a simple invoice ("From: ... To: ...").
   ...labels('CustomerName', 0.6, ['to(?=\\s*:)']),
 

@@ -52,42 +52,103 @@ export function findLabelHits(page: PageText, labels: readonly CompiledLabel[], 
   const hits: LabelHit[] = [];
   for (const line of page.lines) {
     if (excluded.has(line)) continue;
-    const { plain, offsets } = plainWithOffsets(line.text);
-    // Where the line's last label ended, in `plain`.
-    let lastEnd = -1;
-    for (let at = 0; at < plain.length; ) {
-      const wordStart = (at === 0 || !/[\p{L}\p{N}]/u.test(plain[at - 1]!)) && /[\p{L}\p{N}#]/u.test(plain[at]!);
-      const best = wordStart ? longestLabelAt(plain, at, labels) : undefined;
-      if (!best) {
-        at++;
-        continue;
-      }
-      // A label glued to a code is part of the code: "GST/909/23-24", "RE-50102" (a label that
-      // ends in a space, as "VAT 25% " does, is not glued to the minus of "-100.00").
-      const endsInWord = /[\p{L}\p{N}]$/u.test(plain.slice(at, best.end));
-      if (endsInWord && /^[/-]?[\p{L}\p{N}]/u.test(plain.slice(best.end))) {
-        at = best.end;
-        continue;
-      }
-      SEPARATOR.lastIndex = best.end;
-      SEPARATOR.exec(plain);
-      if (NAME_LABELS.has(best.definition.category) && !labelsAName(plain, at, best.end, SEPARATOR.lastIndex)) {
-        at = best.end;
-        continue;
-      }
-      const previous = hits.at(-1);
-      if (previous?.line === line && previous.definition.category === best.definition.category && /^[\s(/:]*$/.test(plain.slice(lastEnd, at))) {
-        // The label's other name beside it, in brackets or after a slash ("Buyer (Bill to)"): one label.
-        SEPARATOR.lastIndex = best.end + (/^[\s)]*/.exec(plain.slice(best.end))?.[0].length ?? 0);
-        SEPARATOR.exec(plain);
-        previous.labelEnd = offsets[best.end]!;
-        previous.valueStart = offsets[SEPARATOR.lastIndex]!;
-      } else hits.push({ definition: best.definition, line, start: offsets[at]!, labelEnd: offsets[best.end]!, valueStart: offsets[SEPARATOR.lastIndex]! });
-      lastEnd = at = best.end;
-    }
+    const folded = plainWithOffsets(line.text);
+    const found = hitsInLine(line, withoutLetterSpacing(line.text, folded), labels);
+    // A short header cell in capitals that a text layer or OCR cut into pieces at random ("Nº FACT
+    // URA", "VE NCI MI E NT O", letter-spaced type) read again without its spaces, when that finds
+    // a longer label.
+    const joined = LETTER_SPACED_CELL.test(line.text) ? hitsInLine(line, withoutSpaces(folded), labels) : [];
+    hits.push(...(longestHit(joined) > longestHit(found) ? joined : found));
   }
   return hits;
 }
+
+/** How much of its line the longest of these labels covers. */
+const longestHit = (hits: readonly LabelHit[]) => Math.max(0, ...hits.map((h) => h.labelEnd - h.start));
+
+/** A line of a few capitals in three or more pieces, no lower case: a header cell. */
+const LETTER_SPACED_CELL = /^(?=[^\p{Ll}]{5,30}$)\S+(?: \S+){2,}$/u;
+
+/** The labels of one line, left to right: at each word start the longest label found there, then on after it. */
+function hitsInLine(line: TextLine, { plain, offsets }: { plain: string; offsets: number[] }, labels: readonly CompiledLabel[]): LabelHit[] {
+  const hits: LabelHit[] = [];
+  // Where the line's last label ended, in `plain`.
+  let lastEnd = -1;
+  for (let at = 0; at < plain.length; ) {
+    const wordStart = (at === 0 || !/[\p{L}\p{N}]/u.test(plain[at - 1]!)) && /[\p{L}\p{N}#]/u.test(plain[at]!);
+    const best = wordStart ? longestLabelAt(plain, at, labels) : undefined;
+    if (!best) {
+      at++;
+      continue;
+    }
+    // A label glued to a code is part of the code: "GST/909/23-24", "RE-50102" (a label that
+    // ends in a space, as "VAT 25% " does, is not glued to the minus of "-100.00").
+    const endsInWord = /[\p{L}\p{N}]$/u.test(plain.slice(at, best.end));
+    if (endsInWord && /^[/-]?[\p{L}\p{N}]/u.test(plain.slice(best.end))) {
+      at = best.end;
+      continue;
+    }
+    SEPARATOR.lastIndex = best.end;
+    SEPARATOR.exec(plain);
+    if (NAME_LABELS.has(best.definition.category) && !labelsAName(plain, at, best.end, SEPARATOR.lastIndex)) {
+      at = best.end;
+      continue;
+    }
+    const previous = hits.at(-1);
+    if (previous && previous.definition.category === best.definition.category && /^[\s(/:]*$/.test(plain.slice(lastEnd, at))) {
+      // The label's other name beside it, in brackets or after a slash ("Buyer (Bill to)"): one label.
+      SEPARATOR.lastIndex = best.end + (/^[\s)]*/.exec(plain.slice(best.end))?.[0].length ?? 0);
+      SEPARATOR.exec(plain);
+      previous.labelEnd = offsets[best.end]!;
+      previous.valueStart = offsets[SEPARATOR.lastIndex]!;
+    } else hits.push({ definition: best.definition, line, start: offsets[at]!, labelEnd: offsets[best.end]!, valueStart: offsets[SEPARATOR.lastIndex]! });
+    lastEnd = at = best.end;
+  }
+  return hits;
+}
+
+/** The folded text without its spaces, each character keeping its offset. */
+function withoutSpaces({ plain, offsets }: { plain: string; offsets: number[] }): { plain: string; offsets: number[] } {
+  let joined = '';
+  const kept: number[] = [];
+  for (let i = 0; i < plain.length; i++) {
+    if (plain[i] === ' ') continue;
+    joined += plain[i];
+    kept.push(offsets[i]!);
+  }
+  return { plain: joined, offsets: [...kept, offsets[plain.length]!] };
+}
+
+/**
+ * A title set letter-spaced in capitals ("I N V O I C E", "FA C T U R E N° F2403-01873", "N º FAC
+ * T U RA", as a text layer or OCR splits it) as one word: runs of four or more pieces of one to
+ * three capitals, two at least of one, lose the spaces between them; each remaining character
+ * keeps its offset in `text`, the line as printed.
+ */
+export function withoutLetterSpacing(text: string, { plain, offsets }: { plain: string; offsets: number[] }): { plain: string; offsets: number[] } {
+  let joined = '';
+  const kept: number[] = [];
+  let last = 0;
+  for (const run of plain.matchAll(LETTER_SPACED)) {
+    const pieces = run[0].split(' ');
+    const capitals = [...run[0]].every((c, k) => c === ' ' || !/\p{Ll}/u.test(text[offsets[run.index + k]!]!));
+    if (!capitals || pieces.filter((p) => p.length === 1).length < 2) continue;
+    joined += plain.slice(last, run.index);
+    kept.push(...offsets.slice(last, run.index));
+    for (let i = run.index; i < run.index + run[0].length; i++) {
+      if (plain[i] === ' ') continue;
+      joined += plain[i];
+      kept.push(offsets[i]!);
+    }
+    last = run.index + run[0].length;
+  }
+  if (last === 0) return { plain, offsets };
+  joined += plain.slice(last);
+  kept.push(...offsets.slice(last));
+  return { plain: joined, offsets: kept };
+}
+
+const LETTER_SPACED = /(?<![\p{L}\p{N}])\p{L}{1,3}(?: \p{L}{1,3}){3,}(?=\s|$)/gu;
 
 /** Labels of the parties' names, whose words are also words of company names. */
 const NAME_LABELS: ReadonlySet<string> = new Set(['VendorName', 'CustomerName']);
@@ -102,7 +163,8 @@ const NAME_LABELS: ReadonlySet<string> = new Set(['VendorName', 'CustomerName'])
 function labelsAName(plain: string, start: number, labelEnd: number, valueStart: number): boolean {
   // Opening its line, or in brackets or after a slash beside another label ("Buyer (Bill to)").
   if (/^[\s|*•-]*$/.test(plain.slice(0, start)) || /[(/]\s*$/.test(plain.slice(0, start))) return true;
-  return /\S/.test(plain.slice(labelEnd, valueStart)) || plain.slice(valueStart).trim() === '';
+  // A full stop ends a sentence ("... on behalf of the seller. Statutory rights apply"), no label.
+  return /[^\s.]/.test(plain.slice(labelEnd, valueStart)) || plain.slice(valueStart).trim() === '';
 }
 
 /** An amount with cents right after a label (its separators skipped): "TVA 0,56", "VAT: € 12.30". */

@@ -4,7 +4,7 @@
  * number, IBAN or contact lines, outside the customer's block, and not a title or a label. When
  * nothing reads that way the vendor stays not detected: a title is never a vendor.
  */
-import { unionBox } from './geometry.js';
+import { overlap, unionBox } from './geometry.js';
 import { findIbans } from './identifiers.js';
 import { hasSmudgedWord, isInBlockOf, SMUDGE_CONFIDENCE } from './invoice-fields.js';
 import { SALUTATION, type LabelHit } from './label-hits.js';
@@ -74,8 +74,13 @@ function cannotBeName(line: TextLine, labelled: ReadonlySet<TextLine>): boolean 
 function firstSegment(page: PageText, line: TextLine): TextRun | undefined {
   const match = /\s+[·•|]\s+|\s+-\s+(?=\p{L})/u.exec(line.text);
   if (!match || match.index < 3) return undefined;
-  return subRun(page, line, 0, match.index);
+  // The company's share capital, which a legal line prints after its name: not the name.
+  const capital = SHARE_CAPITAL.exec(line.text.slice(0, match.index));
+  return subRun(page, line, 0, capital && capital.index >= 3 ? capital.index : match.index);
 }
+
+/** "SAS Clos des Tilleuls au capital de 120 000 €", "Ltd with a share capital of", "GmbH, Stammkapital". */
+const SHARE_CAPITAL = /,?\s+(?:au\s+capital|capital\s+social|(?:with\s+)?(?:a\s+)?share\s+capital|capitale\s+sociale|stammkapital|grundkapital|maatschappelijk\s+kapitaal)\b/i;
 
 /**
  * The best guess of the vendor's name on a page, or undefined. `customerLines` are the lines of
@@ -127,7 +132,7 @@ export function guessVendor(page: PageText, hits: readonly LabelHit[], customerL
   // Best first; a legal form standing alone ("SARL" set apart from its name) names nobody.
   for (const guess of guesses.filter((g) => g.score >= MIN_VENDOR_SCORE).sort((a, b) => b.score - a.score)) {
     const named = fullerName(guess, guesses) ?? guess;
-    const run = withWrappedStart(page, named);
+    const run = withWrappedEnd(page, withWrappedStart(page, named));
     if (nameWords(run.text).length > 0) return { ...named, run };
   }
   return undefined;
@@ -197,6 +202,22 @@ function withWrappedStart(page: PageText, guess: VendorGuess): TextRun {
   if (!above) return run;
   const start = runOfWords(above.words);
   return /\p{L}{2}/u.test(start.text) && findDates(start.text).length === 0 ? joinRuns([start, run]) : run;
+}
+
+/**
+ * A name whose line ends in "&" or "and" goes on in the line under it, in its type ("Shree Ganesh
+ * Hardware &" / "Paints"), when that line holds words and no figures.
+ */
+function withWrappedEnd(page: PageText, run: TextRun): TextRun {
+  if (!/(?:&|\band|\bund|\bet|\ben|\be|\by)\s*$/i.test(run.text) || run.words.length === 0) return run;
+  const b = unionBox(run.words.map((w) => w.layoutBox));
+  const size = median(run.words.map((w) => w.layoutBox.height));
+  const below = page.lines
+    .filter((l) => l.layoutBox.top > b.top && l.layoutBox.top - (b.top + b.height) < 0.8 * size && overlap(b.left, b.left + b.width, l.layoutBox.left, l.layoutBox.left + l.layoutBox.width) > 0)
+    .sort((x, y) => x.layoutBox.top - y.layoutBox.top)[0];
+  if (!below || /\d/.test(below.text)) return run;
+  const words = leadingWordsOfSize(below, size);
+  return words.length > 0 ? joinRuns([run, runOfWords(words)]) : run;
 }
 
 /**

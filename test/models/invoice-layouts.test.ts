@@ -209,4 +209,126 @@ describe('invoice fields on common layouts', () => {
     );
     expect(found).toMatchObject({ VendorName: 'Tom Pryce Joinery', CustomerName: 'Mrs J. Whitfield' });
   });
+
+  it('a credit note: its own number and date, not those of the invoice it corrects; its total, negative', async () => {
+    const found = await read(
+      rows(
+        'Brenner & Vogt Büroeinrichtung GmbH',
+        [['Gutschrift-Nr.', 330], ['GS-24-00031', 430]],
+        [['Datum', 330], ['08.03.2024', 430]],
+        'Gutschrift',
+        'zur Rechnung Nr. RE-24-00417 vom 12.02.2024 · Ihre Bestellung vom 29.01.2024',
+        [['Nettobetrag', 300], ['-1.048,00 €', 450]],
+        [['zzgl. 19 % Umsatzsteuer', 300], ['-199,12 €', 450]],
+        [['Gutschriftsbetrag', 300], ['-1.247,12 €', 450]],
+      ),
+    );
+    expect(found).toMatchObject({ InvoiceId: 'GS-24-00031', InvoiceDate: '2024-03-08', SubTotal: '-1048.00', TotalTax: '-199.12', InvoiceTotal: '-1247.12' });
+  });
+
+  it('titles and header cells set letter-spaced, as text layers cut them: "FA C T U R E N°", "Nº FACT URA"', async () => {
+    const french = await read(rows('Hôtel Le Clos des Tilleuls', 'FA C T U R E           N° F2403-01873 · Dijon, le 18/03/2024', [['Total TTC', 300], ['940,12 €', 450]]));
+    expect(french.InvoiceId).toBe('F2403-01873');
+    const spanish = await read(rows('Nubetinta Estudio Digital, S.L.', [['Nº FACT URA', 50], ['F E CHA', 180], ['VE NCI MI E NT O', 300]], [['NT-2024-0058', 50], ['15/03/2024', 180], ['14/04/2024', 300]], [['TOTAL FACTURA', 300], ['5.898,75 €', 450]]));
+    expect(spanish).toMatchObject({ InvoiceId: 'NT-2024-0058', InvoiceDate: '2024-03-15', DueDate: '2024-04-14' });
+  });
+
+  it('a sentence\'s full stop after a party\'s word ends the sentence; a legal line\'s share capital is no part of the name', async () => {
+    const marketplace = await read(
+      rows('shopvale.de', 'Invoice number INV-DE-2024-0018391', 'Sold by', 'Kraxner Haushaltswaren GmbH', 'Total payable €137.79', 'The marketplace collects payment on behalf of the seller. Statutory warranty rights apply.'),
+    );
+    expect(marketplace.VendorName).toBe('Kraxner Haushaltswaren GmbH');
+    const hotel = await read(rows('FACTURE N° F2403-01873', [['Total TTC', 300], ['940,12 €', 450]], ...Array.from({ length: 30 }, () => ''), 'SAS Clos des Tilleuls Hôtellerie au capital de 120 000 € · RCS Dijon 814 275 301 · SIRET 81427530100012'));
+    expect(hotel.VendorName).toBe('SAS Clos des Tilleuls Hôtellerie');
+  });
+
+  it('a form\'s rows: the line under a label with its value beside it is the next label; the party billed over "Client"', async () => {
+    const found = await read(
+      rows(
+        'HÔTEL LE CLOS DES TILLEULS',
+        [['Client', 50], ['M. Laurent Chevallier', 130], ['FACTURÉ À', 330]],
+        [['Chambre', 50], ['214 – Supérieure double', 130], ['Atelier Morvan SARL', 330]],
+        [['Arrivée', 50], ['14/03/2024', 130], ['8 avenue Jean Jaurès, 69007 Lyon', 330]],
+        'FACTURE N° F2403-01873',
+        [['Total TTC', 300], ['940,12 €', 450]],
+      ),
+    );
+    expect(found.CustomerName).toBe('Atelier Morvan SARL');
+    // Heads of blocks side by side are no values of each other.
+    const blocks = await read(rows('Invoice number INV-0018391', [['Billing address', 50], ['Delivery address', 250]], [['Jana Möller', 50], ['Jana Möller', 250]], [['Lindenstraße 8', 50], ['Packstation 114', 250]], 'Total payable €137.79'));
+    expect(blocks.CustomerName).toBe('Jana Möller');
+    const medical = await read(rows('Northgate Family Medicine, P.C.', 'Columbus, OH 43214', [['RESPONSIBLE PARTY / PATIENT', 50], ['PROVIDER & INSURANCE', 300]], [['Marcus T. Whitfield', 50], ['Rendering: Rachel A. Simmons, MD', 300]], 'DOB: 07/19/1981', [['STATEMENT DATE', 300], ['03/12/2024', 430]], [['Total Charges', 300], ['$602.50', 430]], [['Patient Balance Due', 300], ['$60.78', 430]]));
+    expect(medical).toMatchObject({ CustomerName: 'Marcus T. Whitfield', InvoiceDate: '2024-03-12', InvoiceTotal: '602.50' });
+  });
+
+  it('a customer\'s account number is no name; a number a line break cut ("factuurnummer F2024-") loses to the whole one', async () => {
+    const found = await read(rows('Hudson Ridge Office Supply Co.', 'SOLD TO', 'Castellano & Price LLP', '88 Pine Street, New York, NY 10005', 'Invoice No. ........ 20731', 'Customer Acct. ........ CP-0458', 'Total ........ $1,306.50'));
+    expect(found.CustomerName).toBe('Castellano & Price LLP');
+    const dutch = await read(rows('Van Dijk Installatietechniek B.V.', 'FACTUURNUMMER', 'F2024-0356', [['Totaal incl. btw', 300], ['€ 3.375,11', 450]], 'Betaling o.v.v. factuurnummer F2024-', '0356 op NL18 RABO 0318 4722 65.'));
+    expect(dutch.InvoiceId).toBe('F2024-0356');
+  });
+
+  it('the window under a sender line with commas, the tax number in its block the customer\'s; a name wrapped after "&"', async () => {
+    const austrian = await read([
+      { text: 'Elektro Pichler GmbH', x: 50, y: 40, size: 14 },
+      { text: 'Hauptplatz 9, 8600 Bruck an der Mur · UID-Nr. ATU63812743', x: 50, y: 56 },
+      { text: 'Elektro Pichler GmbH, Hauptplatz 9, 8600 Bruck an der Mur', x: 50, y: 110, size: 7 },
+      ...['Hotel Steirerhof Betriebs GmbH', 'z. H. Frau Mag. Sabine Lechner', 'Wiener Straße 31', '8605 Kapfenberg', 'UID-Nr. ATU57204199'].map((text, i) => ({ text, x: 50, y: 124 + 13 * i })),
+      { text: 'Rechnungsnummer 2024/0312', x: 330, y: 124 },
+      { text: 'Gesamtbetrag € 4.812,00', x: 330, y: 400 },
+    ]);
+    expect(austrian).toMatchObject({ CustomerName: 'Hotel Steirerhof Betriebs GmbH', VendorTaxId: 'ATU63812743', CustomerTaxId: 'ATU57204199' });
+    const memo = await read([
+      { text: 'CASH MEMO', x: 250, y: 40 },
+      { text: 'Shree Ganesh Hardware &', x: 200, y: 70, size: 16 },
+      { text: 'Paints', x: 260, y: 88, size: 16 },
+      { text: 'Shop No. 14, Station Road, Nashik - 422 101', x: 180, y: 106 },
+      { text: 'Bill No. 1487', x: 50, y: 140 },
+      { text: 'Total 7,560.00', x: 330, y: 400 },
+    ]);
+    expect(memo.VendorName).toBe('Shree Ganesh Hardware & Paints');
+  });
+
+  it('a statement\'s own charges, not the balance it carries; a subtotal\'s label with words before "excl. VAT"', async () => {
+    const found = await read(
+      rows(
+        'Kestrel Mobile Communications Ltd',
+        [['Previous balance', 50], ['£54.12', 450]],
+        [['Balance brought forward', 50], ['£4.12', 450]],
+        [['Total amount due', 50], ['£60.42', 450]],
+        [['Total charges excl. VAT', 300], ['£46.92', 450]],
+        [['VAT at 20%', 300], ['£9.38', 450]],
+        [['Total new charges', 300], ['£56.30', 450]],
+      ),
+    );
+    expect(found).toMatchObject({ SubTotal: '46.92', TotalTax: '9.38', InvoiceTotal: '56.30' });
+  });
+
+  it('reverse charge: the tax is the 0.00 "BTW verlegd" states; of two of the vendor\'s accounts, neither is vouched for', async () => {
+    const entities = await firstPageEntities(
+      invoicesUniversalModel,
+      await writeFixture(
+        scratch.file('reverse-charge.pdf'),
+        await textPdf([
+          rows(
+            'Timmerbedrijf Brouwer & Kemper B.V.',
+            'Factuurnummer 24-0312',
+            [['Subtotaal excl. BTW', 300], ['€ 16.720,60', 450]],
+            [['BTW verlegd (0%)', 300], ['€ 0,00', 450]],
+            [['Totaal te betalen', 300], ['€ 16.720,60', 450]],
+            'G-rekening NL78 INGB 0990 3812 26',
+            'IBAN NL53 RABO 0347 2186 52 · BIC RABONL2U',
+          ),
+        ]),
+      ),
+      'pdf',
+    );
+    expect(fields(entities)).toMatchObject({ SubTotal: '16720.60', TotalTax: '0.00', InvoiceTotal: '16720.60' });
+    const iban = entities.find((e) => e.category === 'IBAN' && !e.notDetected);
+    expect(iban?.confidence).toBeLessThan(0.9);
+  });
+
+  it('a tax number ends at its digits, not in the next word ("P.IVA 04382170282 - C.F. ...")', async () => {
+    expect((await read(rows('Officina Grafica Brenta S.r.l.', 'P.IVA 04382170282 - C.F. 04382170282', 'Fattura n. 127/2024', 'Totale documento € 1.423,74'))).VendorTaxId).toBe('04382170282');
+  });
 });
