@@ -224,7 +224,7 @@ export function chooseFields(candidates: readonly PagedCandidate[]): Map<Invoice
 
   // Currencies are a closed list: a misread sign is no currency rather than another one.
   const labelled = ofCategory(candidates, 'Currency')[0] ?? currencyOfTotal(candidates, chosen.get('InvoiceTotal'));
-  if (labelled) set('Currency', labelled, 'pass');
+  if (labelled) set('Currency', dollarNamed(candidates, labelled), 'pass');
   else set('Currency', mostMentioned(candidates));
   return chosen;
 }
@@ -238,6 +238,19 @@ function currencyOfTotal(candidates: readonly PagedCandidate[], total: ChosenFie
     (c) => c.category === 'CurrencyMention' && c.page === total.page && c.value.spans[0] && c.value.spans[0].offset >= span.offset - 1 && c.value.spans[0].offset <= span.offset + span.length + 1,
   );
   return mention && { ...mention, score: 0.95, label: 1 };
+}
+
+/** Dollars other than the US dollar, which a bare "$" means unless the document names one of these. */
+const OTHER_DOLLARS: ReadonlySet<string> = new Set(['CAD', 'AUD', 'NZD', 'SGD', 'HKD', 'TWD', 'MXN']);
+
+/**
+ * A currency read from a bare "$" is the dollar the document names elsewhere ("Amount Due (CAD)",
+ * "All amounts in AUD"), when it names one other than the US dollar.
+ */
+function dollarNamed(candidates: readonly PagedCandidate[], currency: PagedCandidate): PagedCandidate {
+  if (currency.contentNormalized !== 'USD' || !/^\$$/.test(currency.value.text.trim())) return currency;
+  const named = candidates.find((c) => c.category === 'CurrencyMention' && OTHER_DOLLARS.has(c.contentNormalized));
+  return named ? { ...currency, value: named.value, contentNormalized: named.contentNormalized } : currency;
 }
 
 /** Without a label or a sign on the total: the currency the document mentions most, less surely. */

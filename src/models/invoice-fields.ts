@@ -8,7 +8,7 @@ import { currencyNamed, findAmountInWords } from './amount-in-words.js';
 import { overlap } from './geometry.js';
 import type { InvoiceField } from './invoice-field-names.js';
 import { INVOICE_LABELS, type LabelCategory } from './invoice-labels.js';
-import { compileLabels, findLabelHits, lineBelow, lineRightOf, RATE_ALONE, valuesOf, type LabelHit, type ValuePlace, type ValueRun } from './label-hits.js';
+import { compileLabels, findLabelHits, lineBelow, lineRightOf, valuesOf, type LabelHit, type ValuePlace, type ValueRun } from './label-hits.js';
 import { hasLegalForm } from './legal-form.js';
 import { plausibleYear, readAmount, readCurrency, readDate, readIban, readIdentifier, readName, readTaxAmount, readTaxId, REPAIRED_IBAN, subRun, type ReadValue, type ValueReader } from './field-values.js';
 import { findIbans, findPrefixedVatNumber } from './identifiers.js';
@@ -125,9 +125,10 @@ export function hasSmudgedWord(run: TextRun): boolean {
 }
 
 /**
- * A party's name after its label that a narrow column wrapped ("Sold By: Retailnet" over "Commerce
- * Private Limited,"): the name goes on on the line under it when that line ends the name with a
- * legal form and holds nothing else (no number, no address).
+ * A party's name after or under its label that a narrow column wrapped ("Sold By: Retailnet" over
+ * "Commerce Private Limited,", "Caseificio Sociale Santa Rita Soc. Agr." over "Coop."): the name
+ * goes on on the line under it when that line ends the name with a legal form and holds nothing
+ * else (no number, no address).
  */
 function wrappedName(page: PageText, line: TextLine, name: TextRun): ReadValue | undefined {
   const legal = (runs: readonly TextRun[]) => hasLegalForm(plain(runs.map((r) => r.text).join(' ')).replace(/[,.;]+\s*$/, ''));
@@ -136,7 +137,9 @@ function wrappedName(page: PageText, line: TextLine, name: TextRun): ReadValue |
   // Up to two more lines, each right under the last, short, with no number.
   for (let last = line, n = 0; n < 2; n++) {
     const below = lineBelow(page, last);
-    if (!below || below.row !== last.row + 1 || /\d/.test(below.text) || below.text.trim().split(/\s+/).length > 4) return undefined;
+    // Right under it: the next row, or close below where a neighbouring column's rows come between.
+    const close = below && (below.row === last.row + 1 || below.layoutBox.top - (last.layoutBox.top + last.layoutBox.height) < 0.5 * last.layoutBox.height);
+    if (!below || !close || /\d/.test(below.text) || below.text.trim().split(/\s+/).length > 4) return undefined;
     parts.push(below);
     if (legal(parts)) {
       const run = joinRuns(parts);
@@ -189,7 +192,9 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
   const qualifier = (h: LabelHit) => h.definition.category === 'TaxId' && TAX_QUALIFIER.test(h.line.text.slice(0, h.start));
   // A number named in brackets inside a line refers to another paper ("... reports (Ticket #NFR-2241)").
   const aside = (h: LabelHit) => h.definition.category === 'InvoiceId' && h.start > 0 && /\(\s*$/.test(h.line.text.slice(0, h.start));
-  const hits = everyHit.filter((h) => !excluded.has(h.line) && (h.start === 0 || h.definition.strength >= 0.7) && !qualifier(h) && !aside(h));
+  // A party's word beside an IBAN names the account's holder, the payee ("IBAN IT70... - Intestatario: Ferretti S.r.l.").
+  const accountHolder = (h: LabelHit) => h.definition.category === 'CustomerName' && h.start > 0 && findIbans(h.line.text.toUpperCase()).length > 0;
+  const hits = everyHit.filter((h) => !excluded.has(h.line) && (h.start === 0 || h.definition.strength >= 0.7) && !qualifier(h) && !aside(h) && !accountHolder(h));
   const read = readers(options);
   const candidates: FieldCandidate[] = [];
   const taxIds: FieldCandidate[] = [];
@@ -215,11 +220,11 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
     for (const found of orderedValues(category, valuesOf(page, hit, hits[i - 1], hits[i + 1]))) {
       let { run, place } = found;
       // A tax line may print its rate and base after the label and the tax in the next cell
-      // ("inkl. MWST 8.1% auf 105.60 | 7.92"), or its rate alone in a cell of its own ("SGST | 9 % |
-      // 900.00"): the base or rate is no tax, the cell to the right holds it.
-      const rateCell = place === 'right' && RATE_ALONE.test(run.text);
-      if ((place === 'inline' || rateCell) && TAX_CATEGORIES.has(category) && !read[category](run, page)) {
-        const nextCell = lineRightOf(page, rateCell ? (run as TextLine) : hit.line);
+      // ("inkl. MWST 8.1% auf 105.60 | 7.92"), or its rate or base alone in a cell of its own
+      // ("SGST | 9 % | 900.00", "MwSt 19% | auf 2.401,10 | 456,21"): the base or rate is no tax,
+      // the cell to the right holds it.
+      if ((place === 'inline' || place === 'right') && TAX_CATEGORIES.has(category) && !read[category](run, page)) {
+        const nextCell = lineRightOf(page, place === 'right' ? (run as TextLine) : hit.line);
         if (nextCell) [run, place] = [nextCell, 'right'];
       }
       // A line that starts with a label of its own is another field, not this one's value.
@@ -231,7 +236,8 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
       if (place === 'below' && BLOCK_LABELS.has(category) && valueBeside(hit.line) && besideSomething(page, run)) continue;
       // A total's row may hold other figures before it ("Total  10 Coil  Rs. 1,00,300.00").
       const readValue = read[category](run, page) ?? (place === 'right' && category === 'InvoiceTotal' ? firstInRow(page, run as TextLine, read[category]) : undefined);
-      const value = readValue && place === 'inline' && BLOCK_LABELS.has(category) ? (wrappedName(page, hit.line, readValue.run) ?? readValue) : readValue;
+      const nameLine = place === 'inline' ? hit.line : place === 'below' ? lineOf(page, run) : undefined;
+      const value = readValue && nameLine && BLOCK_LABELS.has(category) ? (wrappedName(page, nameLine, readValue.run) ?? readValue) : readValue;
       if (!value) continue;
       const candidate: FieldCandidate = {
         category: category === 'TaxId' ? 'VendorTaxId' : category,

@@ -183,6 +183,13 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'taxable\\s*(?:value|amount)',
     'amount\\s*(?:before|excl\\.?|excluding)\\s*tax',
     'nettobetrag',
+    'netto\\s*-?\\s*warenwert',
+    'nettowert',
+    'warenwert\\s*netto',
+    // Odoo: "Untaxed Amount".
+    'untaxed\\s*amount',
+    // Portugal: the VAT's base after discounts ("Incidência").
+    'incidencia(?:\\s*(?:de\\s*)?iva)?',
     'summe\\s*netto',
     'gesamt\\s*netto',
     'netto\\s*(?:betrag|summe|bedrag|totaal)',

@@ -180,7 +180,9 @@ function namesTheAddressee(taxId: FieldCandidate): boolean {
   const [lineSpan] = line.spans;
   const [valueSpan] = taxId.value.spans;
   if (!lineSpan || !valueSpan) return false;
-  return ADDRESSEE_WORDS.test(plain(line.text.slice(0, Math.max(0, valueSpan.offset - lineSpan.offset))));
+  // The label's own words, just before the number: not a company name earlier on the line ("Bright Client Services Ltd · VAT ...").
+  const label = plain(line.text.slice(0, Math.max(0, valueSpan.offset - lineSpan.offset))).trim().split(/\s+/).slice(-3).join(' ');
+  return ADDRESSEE_WORDS.test(label);
 }
 
 /**

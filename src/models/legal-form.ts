@@ -5,7 +5,7 @@
 
 /** Legal forms of companies (on plain text), in the countries whose documents we read. */
 export const LEGAL_FORM =
-  /(?:^|[\s,(])(?:gmbh(?:\s*&\s*co\.?\s*kg)?|ag|kg|ug|ohg|e\.\s?k\.?|b\.\s?v\.?|bv|n\.\s?v\.?|nv|v\.o\.f\.?|vof|bvba|sprl|srl|sarl|s\.a\.r\.l\.?|sas|sasu|eurl|s\.\s?a\.?|sa|s\.\s?a\.\s?s\.?|s\.\s?r\.\s?l\.?|s\.\s?p\.\s?a\.?|spa|s\.\s?n\.\s?c\.?|snc|s\.\s?l\.?(?:\s?u\.?)?|sl|slu|lda\.?|ltda\.?|unipessoal|ltd\.?|limited|llc|l\.l\.c\.?|llp|plc|inc\.?|incorporated|corp\.?|corporation|co\.|company|pvt\.?(?:\s*ltd\.?)?|private\s+limited|(?:sdn\.?\s*)?bhd\.?|s\/b|pte\.?(?:\s*ltd\.?)?|pty\.?(?:\s*ltd\.?)?|oy|ab|a\/s|aps|kft|sp\.?\s*z\s*o\.?\s*o\.?|enterprises?|trading|traders|holdings?|industries|group|restaurant|restoran|cafe|bakeries|hardware|stationery|store|mart|shop|supermarket|pharmacy|hotel)(?=$|[\s,.)])/;
+  /(?:^|[\s,(])(?:gmbh(?:\s*&\s*co\.?\s*kg)?|ag|kg|ug|ohg|e\.\s?k\.?|b\.\s?v\.?|bv|n\.\s?v\.?|nv|v\.o\.f\.?|vof|bvba|sprl|srl|sarl|s\.a\.r\.l\.?|sas|sasu|eurl|s\.\s?a\.?|sa|s\.\s?a\.\s?s\.?|s\.\s?r\.\s?l\.?|s\.\s?p\.\s?a\.?|spa|s\.\s?n\.\s?c\.?|snc|s\.\s?l\.?(?:\s?u\.?)?|sl|slu|lda\.?|ltda\.?|unipessoal|ltd\.?|limited|llc|l\.l\.c\.?|llp|plc|inc\.?|incorporated|corp\.?|corporation|co\.|company|pvt\.?(?:\s*ltd\.?)?|private\s+limited|(?:sdn\.?\s*)?bhd\.?|s\/b|pte\.?(?:\s*ltd\.?)?|pty\.?(?:\s*ltd\.?)?|oy|ab|a\/s|aps|kft|sp\.?\s*z\s*o\.?\s*o\.?|coop\.?|cooperativa|co-?operative|eg|cvba|scrl|vzw|asbl|e\.\s?v\.?|association|stichting|enterprises?|trading|traders|holdings?|industries|group|restaurant|restoran|cafe|bakeries|hardware|stationery|store|mart|shop|supermarket|pharmacy|hotel)(?=$|[\s,.)])/;
 
 /** A Dutch postcode ("5211 AB"): its two letters are no legal form (AB, AG, BV...). */
 const DUTCH_POSTCODE = /\b\d{4}\s?[a-z]{2}\b/gi;

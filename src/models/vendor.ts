@@ -69,14 +69,18 @@ function cannotBeName(line: TextLine, labelled: ReadonlySet<TextLine>): boolean 
 
 /**
  * The first segment of a footer or sender line ("Acme GmbH · Hauptstr. 1 · 10115 Berlin"): the
- * name before the first separator.
+ * name before the first separator (OCR reads a small dot as "_" too).
  */
 function firstSegment(page: PageText, line: TextLine): TextRun | undefined {
-  const match = /\s+[·•|]\s+|\s+-\s+(?=\p{L})/u.exec(line.text);
-  if (!match || match.index < 3) return undefined;
+  const separators = [...line.text.matchAll(/\s+[·•|_]\s+|\s+-\s+(?=\p{L})/gu)];
+  const [first, second] = separators;
+  if (!first || first.index < 3) return undefined;
+  // A dash inside the name ("Tecnirega - Sistemas de Rega, Lda."): the segment up to the legal form.
+  const legalAfterDash = first[0].includes('-') && !hasLegalForm(line.text.slice(0, first.index)) && hasLegalForm(line.text.slice(0, second?.index ?? line.text.length));
+  const end = legalAfterDash ? (second?.index ?? line.text.length) : first.index;
   // The company's share capital, which a legal line prints after its name: not the name.
-  const capital = SHARE_CAPITAL.exec(line.text.slice(0, match.index));
-  return subRun(page, line, 0, capital && capital.index >= 3 ? capital.index : match.index);
+  const capital = SHARE_CAPITAL.exec(line.text.slice(0, end));
+  return subRun(page, line, 0, capital && capital.index >= 3 ? capital.index : end);
 }
 
 /** "SAS Clos des Tilleuls au capital de 120 000 €", "Ltd with a share capital of", "GmbH, Stammkapital". */
@@ -158,7 +162,9 @@ function nameWords(text: string): string[] {
 /**
  * A logo or a running head prints the short form of the name ("CONSULTORIA" over "Consultoria
  * Costa"): its repeats make it score, but the name is the fuller line that starts with the same
- * words, when that line reads as a name too. It keeps the short form's score, which its repeats earned.
+ * words, when that line reads as a name too, or that holds them with a legal form the short one
+ * lacks ("BAUMANN HYDRAULIK" in the letterhead, "Heinrich Baumann Hydraulik GmbH" in the footer).
+ * It keeps the short form's score, which its repeats earned.
  */
 function fullerName(best: VendorGuess, guesses: readonly VendorGuess[]): VendorGuess | undefined {
   const words = (run: TextRun) => plain(run.text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
@@ -170,7 +176,10 @@ function fullerName(best: VendorGuess, guesses: readonly VendorGuess[]): VendorG
       const long = words(g.run);
       // A legal line goes on with the capital or a number ("SARL au capital de 10 000 €"): no name does.
       const more = long.slice(short.length);
-      return long.length > short.length && short.every((word, i) => long[i] === word) && !more.some((word) => /\d|^capital/.test(word));
+      if (long.length <= short.length || more.some((word) => /\d|^capital/.test(word))) return false;
+      if (short.every((word, i) => long[i] === word)) return true;
+      const at = long.indexOf(short[0]!);
+      return at > 0 && short.every((word, i) => long[at + i] === word) && hasLegalForm(g.run.text) && !hasLegalForm(best.run.text);
     })
     .sort((a, b) => b.score - a.score)[0];
   return fuller && { ...fuller, score: best.score };
@@ -256,7 +265,7 @@ export function recipientUnderSenderLine(page: PageText): TextLine | undefined {
   const bottom = Math.max(...page.lines.map((l) => l.layoutBox.top + l.layoutBox.height));
   for (const line of page.lines) {
     // A footer's line of details ("IBAN ... · BIC ...") heads no address.
-    if (line.layoutBox.top > top + FOOTER_SHARE * (bottom - top)) break;
+    if (line.layoutBox.top > top + FOOTER_SHARE * (bottom - top)) continue;
     // Small print by its words' height: OCR may read a dash of the line as a tall mark.
     const size = median(line.words.map((w) => w.layoutBox.height));
     // A dot OCR was unsure of may come out as another mark of its own (":", "«").

@@ -331,4 +331,41 @@ describe('invoice fields on common layouts', () => {
   it('a tax number ends at its digits, not in the next word ("P.IVA 04382170282 - C.F. ...")', async () => {
     expect((await read(rows('Officina Grafica Brenta S.r.l.', 'P.IVA 04382170282 - C.F. 04382170282', 'Fattura n. 127/2024', 'Totale documento € 1.423,74'))).VendorTaxId).toBe('04382170282');
   });
+
+  it('a bare "$" is the dollar the document names ("Amount Due (CAD)"); a Canadian business number with its program account', async () => {
+    const found = await read(rows('Northern Pixel Studio Inc.', 'GST/HST No. 784123655 RT0001', 'Invoice Number 0000214', [['Subtotal', 300], ['$1,808.00', 450]], [['GST (5%)', 300], ['$90.40', 450]], [['Total', 300], ['$1,898.40', 450]], [['Amount Due (CAD)', 300], ['$1,898.40', 450]]));
+    expect(found).toMatchObject({ Currency: 'CAD', VendorTaxId: '784123655RT0001' });
+  });
+
+  it('Italian: "Intestatario" of the bank account is the payee, not the customer; a name under its label wrapped to its legal form', async () => {
+    const found = await read(
+      rows(
+        [['Ferretti Impianti S.r.l.', 50], ['SPETT.LE', 330]],
+        [['Via Emilia Ovest, 214', 50], ['Caseificio Sociale Santa Rita Soc. Agr.', 330]],
+        [['41123 Modena (MO)', 50], ['Coop.', 330]],
+        [['P.IVA 03847290362', 50], ['Via Canaletto, 56', 330]],
+        'Fattura n. 45/2024 del 12/03/2024',
+        [['Totale documento', 300], ['5.386,30 €', 450]],
+        'IBAN: IT70O0538712900000001847263 - Intestatario: Ferretti Impianti S.r.l.',
+      ),
+    );
+    expect(found).toMatchObject({ VendorName: 'Ferretti Impianti S.r.l.', CustomerName: 'Caseificio Sociale Santa Rita Soc. Agr. Coop.' });
+  });
+
+  it('subtotals as Odoo, SAP and Portuguese software label them; a tax whose base stands in a cell between it and its label', async () => {
+    const odoo = await read(rows('Vanderbeke Solutions BV', 'Invoice INV/2024/00123', [['Untaxed Amount', 300], ['5,173.75 €', 450]], [['VAT 21%', 300], ['1,086.49 €', 450]], [['Total', 300], ['6,260.24 €', 450]]));
+    expect(odoo).toMatchObject({ SubTotal: '5173.75', TotalTax: '1086.49', InvoiceTotal: '6260.24' });
+    const sap = await read(rows('Heinrich Baumann Hydraulik GmbH', 'Belegnummer 90041237', [['Nettowert', 300], ['2.401,10', 450]], [['MwSt 19%', 300], ['auf 2.401,10', 380], ['456,21', 470]], [['Endbetrag', 300], ['EUR 2.857,31', 450]]));
+    expect(sap).toMatchObject({ SubTotal: '2401.10', TotalTax: '456.21', InvoiceTotal: '2857.31' });
+    const portuguese = await read(rows('Tecnirega, Lda.', 'Fatura FT A/245', [['Total Ilíquido', 300], ['1.642,30 €', 450]], [['Desconto', 300], ['35,55 €', 450]], [['Incidência', 300], ['1.606,75 €', 450]], [['IVA 23%', 300], ['369,55 €', 450]], [['Total do documento', 300], ['1.976,30 €', 450]]));
+    expect(portuguese).toMatchObject({ SubTotal: '1606.75', InvoiceTotal: '1976.30' });
+  });
+
+  it('the legal name in the footer over the trade name of the letterhead; a dash inside a name, a dot read as "_"', async () => {
+    const footer = (line: string) => [...rows('Rechnung 90041237', [['Endbetrag', 300], ['EUR 2.857,31', 450]]), { text: line, x: 50, y: 780, size: 7 }];
+    const german = await read([{ text: 'BAUMANN HYDRAULIK', x: 50, y: 40, size: 18 }, ...footer('Heinrich Baumann Hydraulik GmbH _ Sitz der Gesellschaft: Aalen _ HRB 720114')]);
+    expect(german.VendorName).toBe('Heinrich Baumann Hydraulik GmbH');
+    const portuguese = await read(footer('Tecnirega - Sistemas de Rega, Lda. · Rua da Indústria, 45 · 2500-123 Caldas da Rainha'));
+    expect(portuguese.VendorName).toBe('Tecnirega - Sistemas de Rega, Lda.');
+  });
 });
