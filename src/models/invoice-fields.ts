@@ -192,8 +192,9 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
   const qualifier = (h: LabelHit) => h.definition.category === 'TaxId' && TAX_QUALIFIER.test(h.line.text.slice(0, h.start));
   // A number named in brackets inside a line refers to another paper ("... reports (Ticket #NFR-2241)").
   const aside = (h: LabelHit) => h.definition.category === 'InvoiceId' && h.start > 0 && /\(\s*$/.test(h.line.text.slice(0, h.start));
-  // A party's word beside an IBAN names the account's holder, the payee ("IBAN IT70... - Intestatario: Ferretti S.r.l.").
-  const accountHolder = (h: LabelHit) => h.definition.category === 'CustomerName' && h.start > 0 && findIbans(h.line.text.toUpperCase()).length > 0;
+  // A party's word beside or under an IBAN names the account's holder, the payee ("IBAN IT70... /
+  // Intestatario: Ferretti S.r.l.").
+  const accountHolder = (h: LabelHit) => h.definition.category === 'CustomerName' && besideAnIban(page, h.line);
   const hits = everyHit.filter((h) => !excluded.has(h.line) && (h.start === 0 || h.definition.strength >= 0.7) && !qualifier(h) && !aside(h) && !accountHolder(h));
   const read = readers(options);
   const candidates: FieldCandidate[] = [];
@@ -353,6 +354,13 @@ function columnHeader(page: PageText, cell: TextRun): { text: string; lines: Tex
   // A header set on two lines ("Tax" / "Amount"): the line right above it, in words too.
   const twoLines = upper && !/\d/.test(upper.text) && lower.layoutBox.top - (upper.layoutBox.top + upper.layoutBox.height) < 0.8 * lower.layoutBox.height;
   return twoLines ? { text: `${upper.text} ${lower.text}`, lines: [upper, lower] } : { text: lower.text, lines: [lower] };
+}
+
+/** Whether a line, or the line right above it in its column, holds an IBAN. */
+function besideAnIban(page: PageText, line: TextLine): boolean {
+  const { left, top, width, height } = line.layoutBox;
+  const above = page.lines.filter((l) => l !== line && l.layoutBox.top < top && top - (l.layoutBox.top + l.layoutBox.height) < height && overlap(left, left + width, l.layoutBox.left, l.layoutBox.left + l.layoutBox.width) > 0);
+  return [line, ...above].some((l) => findIbans(l.text.toUpperCase()).length > 0);
 }
 
 /** A form's value stands within this many line heights right of its label. */

@@ -346,7 +346,8 @@ describe('invoice fields on common layouts', () => {
         [['P.IVA 03847290362', 50], ['Via Canaletto, 56', 330]],
         'Fattura n. 45/2024 del 12/03/2024',
         [['Totale documento', 300], ['5.386,30 €', 450]],
-        'IBAN: IT70O0538712900000001847263 - Intestatario: Ferretti Impianti S.r.l.',
+        'IBAN: IT70O0538712900000001847263',
+        'Intestatario: Ferretti Impianti S.r.l.',
       ),
     );
     expect(found).toMatchObject({ VendorName: 'Ferretti Impianti S.r.l.', CustomerName: 'Caseificio Sociale Santa Rita Soc. Agr. Coop.' });
