@@ -73,20 +73,19 @@ function medianLevel(pixels: GreyPixels, step: number): number {
 function rowSharpness(xs: readonly number[], ys: readonly number[], radians: number): number {
   const sin = Math.sin(radians);
   const cos = Math.cos(radians);
-  const rows = new Map<number, number>();
-  let low = Infinity;
-  let high = -Infinity;
+  let [lowX, highX, highY] = [Infinity, -Infinity, 0];
   for (let i = 0; i < xs.length; i++) {
-    // The row a point lies on when lines sloping by `radians` (y down) are level.
-    const row = Math.round(ys[i]! * cos - xs[i]! * sin);
-    rows.set(row, (rows.get(row) ?? 0) + 1);
-    if (row < low) low = row;
-    if (row > high) high = row;
+    lowX = Math.min(lowX, xs[i]!);
+    highX = Math.max(highX, xs[i]!);
+    highY = Math.max(highY, ys[i]!);
   }
+  // Rows run from the lowest a point can reach to the highest, one count each.
+  const shift = Math.ceil(Math.max(Math.abs(lowX), Math.abs(highX)) * Math.abs(sin)) + 1;
+  const rows = new Int32Array(Math.ceil(highY) + 2 * shift + 3);
+  for (let i = 0; i < xs.length; i++) rows[Math.round(ys[i]! * cos - xs[i]! * sin) + shift]!++;
   let score = 0;
   let previous = 0;
-  for (let row = low; row <= high + 1; row++) {
-    const count = rows.get(row) ?? 0;
+  for (const count of rows) {
     score += (count - previous) ** 2;
     previous = count;
   }
@@ -106,7 +105,11 @@ export interface Levelled {
   toPage(box: Box): Box;
 }
 
-/** The page turned back by `degrees` (pageSkewDegrees), on white, on a canvas holding all of it. */
+/**
+ * The page turned back by `degrees` (pageSkewDegrees), on white, on a canvas holding all of it.
+ * Bicubic: with sharp's default (bilinear) turn, the bench's turned scans read 0.3 points worse;
+ * nohalo read as well as bicubic at 1.5x the time per page.
+ */
 export async function levelPage(pixels: GreyPixels, degrees: number): Promise<Levelled> {
   const { data, info } = await sharp(pixels.data, { raw: { width: pixels.width, height: pixels.height, channels: 1 } })
     .affine(rotation(-degrees), { background: { r: 255, g: 255, b: 255 }, interpolator: sharp.interpolators.bicubic })
