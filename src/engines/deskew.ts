@@ -107,7 +107,7 @@ export interface Levelled {
 
 /**
  * The page turned back by `degrees` (pageSkewDegrees), on white, on a canvas holding all of it.
- * Bicubic: with sharp's default (bilinear) turn, the bench's turned scans read 0.3 points worse;
+ * Bicubic: with sharp's default (bilinear) turn the bench's scans turned 2.5 degrees read 91.7% against 92.4%;
  * nohalo read as well as bicubic at 1.5x the time per page.
  */
 export async function levelPage(pixels: GreyPixels, degrees: number): Promise<Levelled> {
