@@ -192,10 +192,14 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
   const qualifier = (h: LabelHit) => h.definition.category === 'TaxId' && TAX_QUALIFIER.test(h.line.text.slice(0, h.start));
   // A number named in brackets inside a line refers to another paper ("... reports (Ticket #NFR-2241)").
   const aside = (h: LabelHit) => h.definition.category === 'InvoiceId' && h.start > 0 && /\(\s*$/.test(h.line.text.slice(0, h.start));
+  // A tax's name inside a sentence ("Order and review UCC, tax lien and judgment searches 0.9"),
+  // words following it that name no base ("on", "auf"): no tax line.
+  const inSentence = (h: LabelHit) =>
+    h.definition.category === 'TaxLine' && h.start > 0 && /^\s*\p{Ll}{2,}/u.test(h.line.text.slice(h.valueStart)) && !/^\s*(?:on|auf|sur|su|sobre|over|of)\b/i.test(h.line.text.slice(h.valueStart));
   // A party's word beside or under an IBAN names the account's holder, the payee ("IBAN IT70... /
   // Intestatario: Ferretti S.r.l.").
   const accountHolder = (h: LabelHit) => h.definition.category === 'CustomerName' && besideAnIban(page, h.line);
-  const hits = everyHit.filter((h) => !excluded.has(h.line) && (h.start === 0 || h.definition.strength >= 0.7) && !qualifier(h) && !aside(h) && !accountHolder(h));
+  const hits = everyHit.filter((h) => !excluded.has(h.line) && (h.start === 0 || h.definition.strength >= 0.7) && !qualifier(h) && !aside(h) && !accountHolder(h) && !inSentence(h));
   const read = readers(options);
   const candidates: FieldCandidate[] = [];
   const taxIds: FieldCandidate[] = [];

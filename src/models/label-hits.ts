@@ -164,7 +164,10 @@ function labelsAName(plain: string, start: number, labelEnd: number, valueStart:
   // Opening its line, or in brackets or after a slash beside another label ("Buyer (Bill to)").
   if (/^[\s|*•-]*$/.test(plain.slice(0, start)) || /[(/]\s*$/.test(plain.slice(0, start))) return true;
   // A full stop ends a sentence ("... on behalf of the seller. Statutory rights apply"), no label.
-  return /[^\s.]/.test(plain.slice(labelEnd, valueStart)) || plain.slice(valueStart).trim() === '';
+  if (/[^\s.]/.test(plain.slice(labelEnd, valueStart))) return true;
+  // Ending its line after a few words ("Bill to" at the end of "Invoice No. 12 | Bill to"), not a
+  // sentence's last word ("Draft disclosure schedules; coordinate with client").
+  return plain.slice(valueStart).trim() === '' && plain.slice(0, start).trim().split(/\s+/).length <= 3;
 }
 
 /** An amount with cents right after a label (its separators skipped): "TVA 0,56", "VAT: € 12.30". */

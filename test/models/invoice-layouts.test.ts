@@ -369,4 +369,22 @@ describe('invoice fields on common layouts', () => {
     const portuguese = await read(footer('Tecnirega - Sistemas de Rega, Lda. · Rua da Indústria, 45 · 2500-123 Caldas da Rainha'));
     expect(portuguese.VendorName).toBe('Tecnirega - Sistemas de Rega, Lda.');
   });
+
+  it('a time entry\'s words are no labels: "... coordinate with client" names no customer, "tax lien" is no tax', async () => {
+    const found = await read(
+      rows(
+        'Castellan & Reyes LLP',
+        'Meridian Coastal Foods, Inc.',
+        '5400 Sea Harbor Drive, Orlando, Florida 32809',
+        [['Invoice No.', 330], ['25-00412', 430]],
+        [['01/10/25 MPR', 50], ['Draft disclosure schedules 3.4 through 3.11; coordinate with client', 130], ['3.1', 470], ['961.00', 510]],
+        [['finance team', 130]],
+        [['01/13/25 PAL', 50], ['Order and review UCC, tax lien and judgment searches', 130], ['0.9', 470], ['148.50', 510]],
+        [['TOTAL THIS INVOICE', 330], ['$1,109.50', 450]],
+      ),
+    );
+    expect(found.CustomerName).not.toBe('finance team');
+    expect(found.TotalTax).toBeUndefined();
+    expect(found.InvoiceTotal).toBe('1109.50');
+  });
 });
