@@ -188,8 +188,9 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
   const everyHit = findLabelHits(page, COMPILED_LABELS, new Set());
   const excluded = itemRowLines(options.itemTables, everyHit);
   // A weak label in the middle of a line is a word of a sentence ("... 30 days net."), not a label.
-  // A tax word that qualifies an amount's label ("Subtotaal (excl. btw)", "Total incl. VAT") labels no tax number.
-  const qualifier = (h: LabelHit) => h.definition.category === 'TaxId' && TAX_QUALIFIER.test(h.line.text.slice(0, h.start));
+  // A tax word that qualifies an amount's label ("Subtotaal (excl. btw)", "Zwischensumme (ohne
+  // USt.)") labels no tax number, nor a tax.
+  const qualifier = (h: LabelHit) => (h.definition.category === 'TaxId' || TAX_CATEGORIES.has(h.definition.category)) && h.start > 0 && TAX_QUALIFIER.test(h.line.text.slice(0, h.start));
   // A number named in brackets inside a line refers to another paper ("... reports (Ticket #NFR-2241)").
   const aside = (h: LabelHit) => h.definition.category === 'InvoiceId' && h.start > 0 && /\(\s*$/.test(h.line.text.slice(0, h.start));
   // A tax's name inside a sentence ("Order and review UCC, tax lien and judgment searches 0.9"),

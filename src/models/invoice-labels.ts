@@ -200,6 +200,9 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'valor\\s*(?:liquido|sem\\s*iva|s/\\s*iva)',
     'totale\\s*(?:imponibile|netto)',
     'imponibile',
+    // Belgian French: "Total HTVA" (hors TVA).
+    'total\\s*htva',
+    'htva',
     // A distributor's goods before freight and tax: "MERCHANDISE TOTAL", "Total Goods".
     '(?:merchandise|goods|items?|product|products)\\s*(?:sub\\s*-?\\s*)?total',
     'total\\s*(?:merchandise|goods|items?|products)(?!\\s*(?:qty|quantity|count))',
@@ -212,7 +215,7 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
 
   ...amountLabels('TotalTax', 1, [
     `total\\s*${TAX_WORD}`,
-    `${TAX_WORD}\\s*(?:amount|total)`,
+    `${TAX_WORD}\\s*(?:amount|total|gesamt|insgesamt|summe)`,
     `montant\\s*(?:de\\s*(?:la\\s*)?)?${TAX_WORD}`,
     `cuota\\s*(?:de\\s*)?${TAX_WORD}`,
     `totaal\\s*${TAX_WORD}`,
@@ -246,6 +249,10 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'montant\\s*(?:total|ttc|[a&]\\s*payer|du)',
     'reste\\s*[a&]\\s*payer',
     'gesamtbetrag',
+    'gesamtpreis',
+    // Belgian French: "Total TVAC" (TVA comprise).
+    'total\\s*tvac',
+    'tvac',
     'gesamtsumme',
     'rechnungsbetrag',
     'rechnungssumme',
@@ -291,7 +298,7 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     '(?:due|payable)\\s*(?:up)?on\\s*receipt',
     // A party's number or code, not its name: "Customer ID", "Supplier No.", "Kunden-Nr.".
     '(?:customer|client|account|supplier|vendor|kunden|klant|cliente|lieferanten)\\s*-?\\s*(?:id|no\\.?|nr\\.?|number|nummer|numero|code|ref(?:erence)?\\.?|#|acct\\.?|account)',
-    "(?:cod(?:ice)?|codigo|code|n[o°º]|num(?:ero)?)\\.?\\s*(?:du\\s*|del\\s*|de\\s*)?(?:cliente|client|customer|klant|kunde)",
+    "(?:cod(?:ice)?|codigo|code|n[o°º]|num(?:ero)?|ref(?:erence)?)\\.?\\s*(?:du\\s*|del\\s*|de\\s*)?(?:cliente|client|customer|klant|kunde)",
     // A party's order, not the party: "Buyer's Order No.", "Customer PO".
     "(?:buyer|customer|client)(?:\\s*['’]\\s*s)?\\s*(?:order|p\\.?\\s*o\\.?)(?:\\s*(?:no\\.?|number|#|ref\\.?))?",
     '(?:your|ihr|ihre|votre|uw)\\s*(?:ref(?:erence|erentie)?\\.?|zeichen|r[eé]f(?:[eé]rence)?\\.?)',

@@ -78,13 +78,17 @@ function firstSegment(page: PageText, line: TextLine): TextRun | undefined {
   // A dash inside the name ("Tecnirega - Sistemas de Rega, Lda."): the segment up to the legal form.
   const legalAfterDash = first[0].includes('-') && !hasLegalForm(line.text.slice(0, first.index)) && hasLegalForm(line.text.slice(0, second?.index ?? line.text.length));
   const end = legalAfterDash ? (second?.index ?? line.text.length) : first.index;
-  // The company's share capital, which a legal line prints after its name: not the name.
+  // The company's share capital or branch, which a legal line prints after its name: not the name.
   const capital = SHARE_CAPITAL.exec(line.text.slice(0, end));
   return subRun(page, line, 0, capital && capital.index >= 3 ? capital.index : end);
 }
 
-/** "SAS Clos des Tilleuls au capital de 120 000 €", "Ltd with a share capital of", "GmbH, Stammkapital". */
-const SHARE_CAPITAL = /,?\s+(?:au\s+capital|capital\s+social|(?:with\s+)?(?:a\s+)?share\s+capital|capitale\s+sociale|stammkapital|grundkapital|maatschappelijk\s+kapitaal)\b/i;
+/**
+ * What a legal line prints after the name: the share capital ("SAS Clos des Tilleuls au capital de
+ * 120 000 €", "Ltd with a share capital of", "GmbH, Stammkapital"), the branch ("S.à r.l.,
+ * Niederlassung Deutschland").
+ */
+const SHARE_CAPITAL = /,?\s+(?:au\s+capital|capital\s+social|(?:with\s+)?(?:a\s+)?share\s+capital|capitale\s+sociale|stammkapital|grundkapital|maatschappelijk\s+kapitaal|(?:zweig)?niederlassung|branch|succursale|filiale|sucursal|sede\s+secondaria)\b/i;
 
 /**
  * The best guess of the vendor's name on a page, or undefined. `customerLines` are the lines of
@@ -93,6 +97,8 @@ const SHARE_CAPITAL = /,?\s+(?:au\s+capital|capital\s+social|(?:with\s+)?(?:a\s+
  */
 export function guessVendor(page: PageText, hits: readonly LabelHit[], customerLines: readonly TextLine[], customerNames: ReadonlySet<string>): VendorGuess | undefined {
   const labelled = new Set(hits.filter((h) => h.start === 0 && h.definition.category !== 'VendorName').map((h) => h.line));
+  // Lines that are a label and nothing else ("From" over "Quillmetric, Inc."): no part of a name.
+  const labelOnly = new Set(hits.filter((h) => h.start === 0 && h.valueStart >= h.line.text.trimEnd().length).map((h) => h.line));
   const heights = page.lines.map((l) => l.layoutBox.height);
   const typical = median(heights);
   const pageBottom = Math.max(...page.lines.map((l) => l.layoutBox.top + l.layoutBox.height));
@@ -136,7 +142,7 @@ export function guessVendor(page: PageText, hits: readonly LabelHit[], customerL
   // Best first; a legal form standing alone ("SARL" set apart from its name) names nobody.
   for (const guess of guesses.filter((g) => g.score >= MIN_VENDOR_SCORE).sort((a, b) => b.score - a.score)) {
     const named = fullerName(guess, guesses) ?? guess;
-    const run = withWrappedEnd(page, withWrappedStart(page, named));
+    const run = withWrappedEnd(page, withWrappedStart(page, named, labelOnly));
     if (nameWords(run.text).length > 0) return { ...named, run };
   }
   return undefined;
@@ -189,7 +195,7 @@ function fullerName(best: VendorGuess, guesses: readonly VendorGuess[]): VendorG
  * A name set in a narrow box wraps: "ATLAS CONSULTING" over "ENTERPRISES". When the line found is
  * little more than a legal form, the line just above it in the same type and column starts the name.
  */
-function withWrappedStart(page: PageText, guess: VendorGuess): TextRun {
+function withWrappedStart(page: PageText, guess: VendorGuess, labelOnly: ReadonlySet<TextLine>): TextRun {
   const { line, run } = guess;
   if (nameWords(run.text).length >= 2) return run;
   // The name's own words: not a logo's letters beside it (withoutLogoLetters).
@@ -198,7 +204,7 @@ function withWrappedStart(page: PageText, guess: VendorGuess): TextRun {
   // The nearest line above, in the same type, left- or right-aligned with it or overlapping it:
   // only its leading words of that type, since OCR may glue a neighbour's words to it.
   const above = page.lines
-    .filter((candidate) => candidate !== line && candidate.layoutBox.top < b.top)
+    .filter((candidate) => candidate !== line && candidate.layoutBox.top < b.top && !labelOnly.has(candidate))
     .map((candidate) => ({ candidate, words: leadingWordsOfSize(candidate, size) }))
     .filter(({ words }) => {
       if (words.length === 0) return false;

@@ -387,4 +387,17 @@ describe('invoice fields on common layouts', () => {
     expect(found.TotalTax).toBeUndefined();
     expect(found.InvoiceTotal).toBe('1109.50');
   });
+
+  it('Belgian French "Total HTVA" / "Total TVAC", "Réf. client"; "USt. gesamt"; a branch after the legal name; a label over the name', async () => {
+    const belgian = await read(rows('Fiduciaire Dewez & Associés SRL', 'Facture 2024/0217', [['Réf. client', 50], ['LAM-0412', 130]], [['Total HTVA', 300], ['1.505,00 €', 450]], [['TVA 21%', 300], ['316,05 €', 450]], [['Total TVAC', 300], ['1.821,05 €', 450]]));
+    expect(belgian).toMatchObject({ SubTotal: '1505.00', TotalTax: '316.05', InvoiceTotal: '1821.05' });
+    expect(belgian.CustomerName).not.toBe('LAM-0412');
+    const german = await read([
+      ...rows('Rechnung 304-118', [['Zwischensumme (ohne USt.)', 300], ['102,84 €', 450]], [['USt. gesamt', 300], ['19,54 €', 450]], [['Gesamtpreis', 300], ['122,38 €', 450]]),
+      { text: 'Marktlinie EU S.à r.l., Niederlassung Deutschland · AG Frankfurt am Main HRB 118734 · USt-ID DE314827908', x: 50, y: 780, size: 7 },
+    ]);
+    expect(german).toMatchObject({ SubTotal: '102.84', TotalTax: '19.54', InvoiceTotal: '122.38', VendorName: 'Marktlinie EU S.à r.l.' });
+    const saas = await read(rows('Invoice #  QM-2024-0318', [['From', 50], ['Bill to', 300]], [['Quillmetric, Inc.', 50], ['Harborline Logistics LLC', 300]], [['2261 Market Street, San Francisco, CA 94114', 50]], [['Amount due', 300], ['$17,250.00', 450]]));
+    expect(saas).toMatchObject({ VendorName: 'Quillmetric, Inc.', CustomerName: 'Harborline Logistics LLC' });
+  });
 });
