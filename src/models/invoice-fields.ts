@@ -197,8 +197,8 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
   // words following it that name no base ("on", "auf"): no tax line.
   const inSentence = (h: LabelHit) =>
     h.definition.category === 'TaxLine' && h.start > 0 && /^\s*\p{Ll}{2,}/u.test(h.line.text.slice(h.valueStart)) && !/^\s*(?:on|auf|sur|su|sobre|over|of)\b/i.test(h.line.text.slice(h.valueStart));
-  // A party's word beside or under an IBAN names the account's holder, the payee ("IBAN IT70... /
-  // Intestatario: Ferretti S.r.l.").
+  // A party's word beside, under or over an IBAN names the account's holder, the payee ("IBAN
+  // IT70... / Intestatario: Ferretti S.r.l.").
   const accountHolder = (h: LabelHit) => h.definition.category === 'CustomerName' && besideAnIban(page, h.line);
   const hits = everyHit.filter((h) => !excluded.has(h.line) && (h.start === 0 || h.definition.strength >= 0.7) && !qualifier(h) && !aside(h) && !accountHolder(h) && !inSentence(h));
   const read = readers(options);
@@ -361,11 +361,13 @@ function columnHeader(page: PageText, cell: TextRun): { text: string; lines: Tex
   return twoLines ? { text: `${upper.text} ${lower.text}`, lines: [upper, lower] } : { text: lower.text, lines: [lower] };
 }
 
-/** Whether a line, or the line right above it in its column, holds an IBAN. */
+/** Whether a line, or a line right above or below it in its column, holds an IBAN. */
 function besideAnIban(page: PageText, line: TextLine): boolean {
   const { left, top, width, height } = line.layoutBox;
-  const above = page.lines.filter((l) => l !== line && l.layoutBox.top < top && top - (l.layoutBox.top + l.layoutBox.height) < height && overlap(left, left + width, l.layoutBox.left, l.layoutBox.left + l.layoutBox.width) > 0);
-  return [line, ...above].some((l) => findIbans(l.text.toUpperCase()).length > 0);
+  const bottom = top + height;
+  const touching = (l: TextLine) => (l.layoutBox.top < top ? top - (l.layoutBox.top + l.layoutBox.height) : l.layoutBox.top - bottom) < height;
+  const neighbours = page.lines.filter((l) => l !== line && touching(l) && overlap(left, left + width, l.layoutBox.left, l.layoutBox.left + l.layoutBox.width) > 0);
+  return [line, ...neighbours].some((l) => findIbans(l.text.toUpperCase()).length > 0);
 }
 
 /** A form's value stands within this many line heights right of its label. */

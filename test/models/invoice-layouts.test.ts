@@ -351,6 +351,9 @@ describe('invoice fields on common layouts', () => {
       ),
     );
     expect(found).toMatchObject({ VendorName: 'Ferretti Impianti S.r.l.', CustomerName: 'Caseificio Sociale Santa Rita Soc. Agr. Coop.' });
+    // The holder over the account's IBAN, beside the bank's name.
+    const over = await read(rows('Ing. Davide Ferraresi', 'SPETT.LE', 'Meccanica Reno S.r.l.', 'Numero: 18/2024', [['Totale documento', 300], ['€ 5.075,20', 450]], 'Intestatario: Davide Ferraresi · BPER Banca, Filiale di Bologna', 'IBAN: IT13 I053 8702 4000 0000 1984 372'));
+    expect(over.CustomerName).toBe('Meccanica Reno S.r.l.');
   });
 
   it('subtotals as Odoo, SAP and Portuguese software label them; a tax whose base stands in a cell between it and its label', async () => {
