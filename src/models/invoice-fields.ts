@@ -7,7 +7,7 @@
 import { currencyNamed, findAmountInWords } from './amount-in-words.js';
 import { overlap } from './geometry.js';
 import type { InvoiceField } from './invoice-field-names.js';
-import { INVOICE_LABELS, type LabelCategory } from './invoice-labels.js';
+import { INVOICE_LABELS, TAX_WORD, type LabelCategory } from './invoice-labels.js';
 import { compileLabels, findLabelHits, lineBelow, lineRightOf, valuesOf, type LabelHit, type ValuePlace, type ValueRun } from './label-hits.js';
 import { hasLegalForm } from './legal-form.js';
 import { plausibleYear, readAmount, readCurrency, readDate, readIban, readIdentifier, readName, readTaxAmount, readTaxId, REPAIRED_IBAN, subRun, type ReadValue, type ValueReader } from './field-values.js';
@@ -159,7 +159,7 @@ function inOtherPartysBlock(run: TextRun, hit: LabelHit, headings: readonly Labe
 }
 
 /** A tax's name alone ("Btw", "VAT", "MwSt."): the label of its number or of its amount. */
-const BARE_TAX_WORD = /^(?:vat|tax|gst|btw|tva|iva|mwst|ust)\.?$/i;
+const BARE_TAX_WORD = new RegExp(`^${TAX_WORD}$`, 'i');
 
 /**
  * A tax's name alone on its line labels the amount in the cell to its right ("Btw | 339,39 EUR"),
@@ -167,7 +167,7 @@ const BARE_TAX_WORD = /^(?:vat|tax|gst|btw|tva|iva|mwst|ust)\.?$/i;
  */
 function taxWordBesideAmount(page: PageText, hit: LabelHit, read: Readers): LabelHit | undefined {
   if (hit.definition.category !== 'TaxId' || hit.start !== 0 || hit.valueStart < hit.line.text.trimEnd().length) return undefined;
-  if (!BARE_TAX_WORD.test(hit.line.text.slice(hit.start, hit.labelEnd).trim())) return undefined;
+  if (!BARE_TAX_WORD.test(plain(hit.line.text.slice(hit.start, hit.labelEnd)).trim())) return undefined;
   const right = lineRightOf(page, hit.line);
   if (!right || read.TaxId(right, page) || !read.TaxLine(right, page)) return undefined;
   return { ...hit, definition: { ...hit.definition, category: 'TaxLine', strength: TAX_WORD_ALONE } };
@@ -312,7 +312,7 @@ function furtherInRow(page: PageText, first: TextRun, candidate: FieldCandidate,
 }
 
 /** Words of a column's header: the tax's column ("Tax Amount", "IGST", "Total Tax Amount"), the net amount's ("Taxable Value", "Net Amount"). */
-const TAX_COLUMN = /\b(?:tax|taxes|vat|gst|[cisu]gst|utgst|btw|tva|iva|mwst|ust|cess)\b/i;
+const TAX_COLUMN = new RegExp(`(?<![\\p{L}\\p{N}])${TAX_WORD}(?![\\p{L}\\p{N}])`, 'iu');
 const NET_COLUMN = /\b(?:taxable|net|nett|netto|subtotal|excl|exkl|ht)\b/i;
 /** How far up a column its header may be, in the cell's heights (over a table's rows). */
 const MAX_HEADER_HEIGHTS = 60;

@@ -70,7 +70,7 @@ const longestHit = (hits: readonly LabelHit[]) => Math.max(0, ...hits.map((h) =>
 const LETTER_SPACED_CELL = /^(?=[^\p{Ll}]{5,30}$)\S+(?: \S+){2,}$/u;
 
 /** The labels of one line, left to right: at each word start the longest label found there, then on after it. */
-function hitsInLine(line: TextLine, { plain, offsets }: { plain: string; offsets: number[] }, labels: readonly CompiledLabel[]): LabelHit[] {
+function hitsInLine(line: TextLine, { plain, offsets }: Folded, labels: readonly CompiledLabel[]): LabelHit[] {
   const hits: LabelHit[] = [];
   // Where the line's last label ended, in `plain`.
   let lastEnd = -1;
@@ -107,17 +107,22 @@ function hitsInLine(line: TextLine, { plain, offsets }: { plain: string; offsets
   return hits;
 }
 
-/** The folded text without its spaces, each character keeping its offset. */
-function withoutSpaces({ plain, offsets }: { plain: string; offsets: number[] }): { plain: string; offsets: number[] } {
+type Folded = { plain: string; offsets: number[] };
+
+/** The folded text without the spaces `drop` names (by index), each character keeping its offset. */
+function withoutSpacesAt({ plain, offsets }: Folded, drop: (index: number) => boolean): Folded {
   let joined = '';
   const kept: number[] = [];
   for (let i = 0; i < plain.length; i++) {
-    if (plain[i] === ' ') continue;
+    if (plain[i] === ' ' && drop(i)) continue;
     joined += plain[i];
     kept.push(offsets[i]!);
   }
   return { plain: joined, offsets: [...kept, offsets[plain.length]!] };
 }
+
+/** The folded text without any of its spaces. */
+const withoutSpaces = (folded: Folded) => withoutSpacesAt(folded, () => true);
 
 /**
  * A title set letter-spaced in capitals ("I N V O I C E", "FA C T U R E N° F2403-01873", "N º FAC
@@ -125,27 +130,14 @@ function withoutSpaces({ plain, offsets }: { plain: string; offsets: number[] })
  * three capitals, two at least of one, lose the spaces between them; each remaining character
  * keeps its offset in `text`, the line as printed.
  */
-export function withoutLetterSpacing(text: string, { plain, offsets }: { plain: string; offsets: number[] }): { plain: string; offsets: number[] } {
-  let joined = '';
-  const kept: number[] = [];
-  let last = 0;
+export function withoutLetterSpacing(text: string, folded: Folded): Folded {
+  const { plain, offsets } = folded;
+  const joined = new Uint8Array(plain.length);
   for (const run of plain.matchAll(LETTER_SPACED)) {
-    const pieces = run[0].split(' ');
     const capitals = [...run[0]].every((c, k) => c === ' ' || !/\p{Ll}/u.test(text[offsets[run.index + k]!]!));
-    if (!capitals || pieces.filter((p) => p.length === 1).length < 2) continue;
-    joined += plain.slice(last, run.index);
-    kept.push(...offsets.slice(last, run.index));
-    for (let i = run.index; i < run.index + run[0].length; i++) {
-      if (plain[i] === ' ') continue;
-      joined += plain[i];
-      kept.push(offsets[i]!);
-    }
-    last = run.index + run[0].length;
+    if (capitals && run[0].split(' ').filter((p) => p.length === 1).length >= 2) joined.fill(1, run.index, run.index + run[0].length);
   }
-  if (last === 0) return { plain, offsets };
-  joined += plain.slice(last);
-  kept.push(...offsets.slice(last));
-  return { plain: joined, offsets: kept };
+  return joined.includes(1) ? withoutSpacesAt(folded, (i) => joined[i] === 1) : folded;
 }
 
 const LETTER_SPACED = /(?<![\p{L}\p{N}])\p{L}{1,3}(?: \p{L}{1,3}){3,}(?=\s|$)/gu;
@@ -156,8 +148,8 @@ const NAME_LABELS: ReadonlySet<string> = new Set(['VendorName', 'CustomerName'])
 /**
  * A word that labels a party ("Client", "Supplier", "Buyer") is also a word of company names
  * ("Bright Client Services Ltd", "Customer: Supplier Direct Ltd"): after other words of its line
- * it labels a name only when a sign (a colon, a dash) follows it or when it ends the line (the name
- * is below it or in a column to its right). Opening a line it stays a label ("Bill to Example
+ * it labels a name only when a sign (a colon, a dash) follows it or when it ends a line of a few
+ * words (the name is below it or in a column to its right). Opening a line it stays a label ("Bill to Example
  * Ltd", "Spett.le Bianchi SpA"), and so it does in brackets or after a slash ("Buyer (Bill to)").
  */
 function labelsAName(plain: string, start: number, labelEnd: number, valueStart: number): boolean {

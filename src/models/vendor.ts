@@ -79,8 +79,8 @@ function firstSegment(page: PageText, line: TextLine): TextRun | undefined {
   const legalAfterDash = first[0].includes('-') && !hasLegalForm(line.text.slice(0, first.index)) && hasLegalForm(line.text.slice(0, second?.index ?? line.text.length));
   const end = legalAfterDash ? (second?.index ?? line.text.length) : first.index;
   // The company's share capital or branch, which a legal line prints after its name: not the name.
-  const capital = SHARE_CAPITAL.exec(line.text.slice(0, end));
-  return subRun(page, line, 0, capital && capital.index >= 3 ? capital.index : end);
+  const after = AFTER_THE_NAME.exec(line.text.slice(0, end));
+  return subRun(page, line, 0, after && after.index >= 3 ? after.index : end);
 }
 
 /**
@@ -88,7 +88,7 @@ function firstSegment(page: PageText, line: TextLine): TextRun | undefined {
  * 120 000 €", "Ltd with a share capital of", "GmbH, Stammkapital"), the branch ("S.à r.l.,
  * Niederlassung Deutschland").
  */
-const SHARE_CAPITAL = /,?\s+(?:au\s+capital|capital\s+social|(?:with\s+)?(?:a\s+)?share\s+capital|capitale\s+sociale|stammkapital|grundkapital|maatschappelijk\s+kapitaal|(?:zweig)?niederlassung|branch|succursale|filiale|sucursal|sede\s+secondaria)\b/i;
+const AFTER_THE_NAME = /,?\s+(?:au\s+capital|capital\s+social|(?:with\s+)?(?:a\s+)?share\s+capital|capitale\s+sociale|stammkapital|grundkapital|maatschappelijk\s+kapitaal|(?:zweig)?niederlassung|branch|succursale|filiale|sucursal|sede\s+secondaria)\b/i;
 
 /**
  * The best guess of the vendor's name on a page, or undefined. `customerLines` are the lines of
