@@ -6,8 +6,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_REVIEWER_EMAIL, seedDemoTenant } from '../src/dev/seed.js';
+import { nameOf, TemplateType } from '../src/domain/enums.js';
 import { REVIEW_PREFIX } from '../src/modules/review/review.routes.js';
-import { createTestContext, testConfig } from './support/context.js';
+import { createTestContext, requestToken, testConfig } from './support/context.js';
 
 const ctx = await createTestContext();
 const dataDir = await mkdtemp(path.join(process.cwd(), '.data', 'demo-seed-'));
@@ -18,6 +19,15 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
   await ctx.close();
 });
+
+/** The demo organization's workspaces as its API client sees them: name by template. */
+async function workspaceNames(demo: { clientId: string; clientSecret: string }): Promise<Record<string, string>> {
+  const token = await requestToken(ctx.app, demo.clientId, demo.clientSecret);
+  const res = await ctx.app.inject({ method: 'GET', url: '/api/v1.0/external/sdworkspace/CurrentWorkspaces', headers: { authorization: `Bearer ${token}` } });
+  expect(res.statusCode, res.body).toBe(200);
+  const list = res.json() as Array<{ workspaceName: string; templateType: number }>;
+  return Object.fromEntries(list.map((w) => [nameOf(TemplateType, w.templateType)!, w.workspaceName]));
+}
 
 const login = (email: string, password: string) => ctx.app.inject({ method: 'POST', url: `${REVIEW_PREFIX}/login`, payload: { email, password } });
 
@@ -43,5 +53,38 @@ describe('the demo seed', () => {
     expect(again.reviewerSeeded).toBe(false);
     expect(again.reviewer).toEqual(demo.reviewer);
     expect((await login(demo.reviewer.email, demo.reviewer.password)).statusCode).toBe(200);
+  });
+
+  it('names every workspace for what it reads, and names those of a demo organization seeded before it did', async () => {
+    const dir = await mkdtemp(path.join(dataDir, 'named-'));
+    const config = testConfig({ DATA_DIR: dir });
+    const demo = await seedDemoTenant(ctx.prisma, config);
+    seededTenants.push(demo.tenantId);
+    const expected = {
+      InvoicesUniversal: 'Invoices',
+      InvoicesPortugal: 'Invoices (Portugal)',
+      Receipts: 'Receipts',
+      Transcripts: 'Transcripts',
+      DocumentAnonymization: 'Document anonymization',
+      ImageAnonymization: 'Image anonymization',
+      IdentificationDocument: 'ID documents',
+      Layout: 'Layout',
+      Custom: 'Custom fields',
+      Template: 'Templates',
+      Labelling: 'Labelling',
+    };
+    expect(await workspaceNames(demo)).toEqual(expected);
+
+    // A demo organization of an earlier version: its workspaces carry generated names.
+    const workspaces = await ctx.prisma.workspace.findMany({ where: { tenantId: demo.tenantId } });
+    for (const w of workspaces) {
+      const generated = w.isDefault ? 'Default workspace' : `${nameOf(TemplateType, w.templateType)} workspace`;
+      await ctx.prisma.workspace.update({ where: { id: w.id }, data: { name: generated } });
+    }
+    const invoices = workspaces.find((w) => w.templateType === TemplateType.InvoicesUniversal)!;
+    await ctx.prisma.workspace.update({ where: { id: invoices.id }, data: { name: 'Our suppliers' } });
+    await seedDemoTenant(ctx.prisma, config);
+    // Generated names give way; a name someone chose stays.
+    expect(await workspaceNames(demo)).toEqual({ ...expected, InvoicesUniversal: 'Our suppliers' });
   });
 });

@@ -13,7 +13,7 @@ import {
 import { findClientByClientId, findClientRowOfTenant, setClientId } from '../modules/auth/clients.repository.js';
 import { hashSecret, randomToken, verifySecretIfAny } from '../modules/auth/secret-hash.js';
 import { findUserByEmail, upsertActiveUser } from '../modules/users/users.repository.js';
-import { findDefaultWorkspace } from '../modules/workspaces/workspaces.repository.js';
+import { findDefaultWorkspace, listWorkspaces, setWorkspaceName } from '../modules/workspaces/workspaces.repository.js';
 
 export interface DemoCredentials {
   tenantId: number;
@@ -25,6 +25,34 @@ export interface DemoCredentials {
 }
 
 const DEMO_TENANT = 'Demo organization';
+
+/** The demo workspaces' names: what each one reads, in the words of someone trying the service. */
+export const DEMO_WORKSPACE_NAMES: Readonly<Record<TemplateType, string>> = {
+  [TemplateType.InvoicesUniversal]: 'Invoices',
+  [TemplateType.InvoicesPortugal]: 'Invoices (Portugal)',
+  [TemplateType.Receipts]: 'Receipts',
+  [TemplateType.Transcripts]: 'Transcripts',
+  [TemplateType.DocumentAnonymization]: 'Document anonymization',
+  [TemplateType.ImageAnonymization]: 'Image anonymization',
+  [TemplateType.IdentificationDocument]: 'ID documents',
+  [TemplateType.Layout]: 'Layout',
+  [TemplateType.Custom]: 'Custom fields',
+  [TemplateType.Template]: 'Templates',
+  [TemplateType.Labelling]: 'Labelling',
+};
+
+/** The names demo workspaces were given before they had their own: such a workspace is renamed. */
+function isGeneratedName(workspace: { name: string; templateType: number; isDefault: boolean }): boolean {
+  return workspace.name === (workspace.isDefault ? 'Default workspace' : `${nameOf(TemplateType, workspace.templateType)} workspace`);
+}
+
+/** Names the demo workspaces still called by their generated names (a demo organization seeded before they had names). */
+async function nameDemoWorkspaces(prisma: PrismaClient, tenantId: number): Promise<void> {
+  for (const workspace of await listWorkspaces(prisma, tenantId)) {
+    const name = DEMO_WORKSPACE_NAMES[workspace.templateType as TemplateType];
+    if (name && isGeneratedName(workspace)) await setWorkspaceName(prisma, tenantId, workspace.id, name);
+  }
+}
 export const DEMO_REVIEWER_EMAIL = 'reviewer@demo.example.com';
 
 /**
@@ -43,7 +71,7 @@ async function seedDemoReviewer(prisma: PrismaClient, tenantId: number, password
 
 /**
  * The demo tenant of `npm start`: every feature enabled, no licence limits, one workspace per
- * TemplateType. Idempotent: restarts reuse it and its credentials (SEED_CLIENT_ID/SECRET, or the
+ * TemplateType, each named for what it reads (DEMO_WORKSPACE_NAMES). Idempotent: restarts reuse it and its credentials (SEED_CLIENT_ID/SECRET, or the
  * ones generated the first time and kept in DATA_DIR/demo-credentials.json).
  */
 export async function seedDemoTenant(
@@ -75,17 +103,19 @@ export async function seedDemoTenant(
     const defaultWorkspace = await findDefaultWorkspace(prisma, existing.tenantId);
     if (!defaultWorkspace) throw new Error(`the demo organization ${existing.tenantId} has no default workspace`);
     credentials = { tenantId: existing.tenantId, ...wanted, defaultWorkspaceId: defaultWorkspace.id };
+    await nameDemoWorkspaces(prisma, existing.tenantId);
   } else {
     const tenant = await createTenant(prisma, {
       name: DEMO_TENANT,
       ...wanted,
       secretTtlDays: config.CLIENT_SECRET_TTL_DAYS,
       defaultTemplate: TemplateType.Layout,
+      defaultWorkspaceName: DEMO_WORKSPACE_NAMES[TemplateType.Layout],
       featureHighPriority: true,
       featureCustomFormValues: true,
     });
     for (const templateType of allTemplateTypes.filter((t) => t !== TemplateType.Layout)) {
-      await createWorkspace(prisma, { tenantId: tenant.tenantId, name: `${nameOf(TemplateType, templateType)} workspace`, templateType });
+      await createWorkspace(prisma, { tenantId: tenant.tenantId, name: DEMO_WORKSPACE_NAMES[templateType], templateType });
     }
     credentials = tenant;
     created = true;

@@ -17,6 +17,8 @@ export interface NewTenant {
   secretTtlDays: number;
   /** Template of the default workspace. */
   defaultTemplate?: TemplateType;
+  /** Name of the default workspace; "Default workspace" when absent. */
+  defaultWorkspaceName?: string;
   licenceExpiresOn?: Date | null;
   freeVolume?: number | null;
   featureHighPriority?: boolean;
@@ -59,7 +61,7 @@ export async function createTenant(prisma: PrismaClient, input: NewTenant): Prom
       featureHighPriority: input.featureHighPriority ?? false,
       featureCustomFormValues: input.featureCustomFormValues ?? false,
     });
-    const workspace = await insertWorkspace(tx, workspaceData(tenant.id, 'Default workspace', input.defaultTemplate ?? TemplateType.Layout, true));
+    const workspace = await insertWorkspace(tx, workspaceData(tenant.id, input.defaultWorkspaceName ?? 'Default workspace', input.defaultTemplate ?? TemplateType.Layout, true));
     await insertClient(tx, { tenantId: tenant.id, clientId, secretHash, secretExpiresAt: new Date(Date.now() + input.secretTtlDays * DAY_MS) });
     return { tenantId: tenant.id, clientId, clientSecret, defaultWorkspaceId: workspace.id };
   });

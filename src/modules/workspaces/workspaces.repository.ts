@@ -15,3 +15,7 @@ export function findDefaultWorkspace(db: Db, tenantId: number) {
 export function insertWorkspace(db: Db, data: Prisma.WorkspaceUncheckedCreateInput) {
   return db.workspace.create({ data });
 }
+
+export function setWorkspaceName(db: Db, tenantId: number, workspaceId: number, name: string) {
+  return db.workspace.updateMany({ where: { tenantId, id: workspaceId }, data: { name } });
+}
