@@ -142,6 +142,11 @@ const envSchema = z.object({
   WEBHOOK_HISTORY_DAYS: positiveInt.default(30),
   SEED_CLIENT_ID: z.string().min(8).optional(),
   SEED_CLIENT_SECRET: z.string().min(16).optional(),
+  /**
+   * ffmpeg and ffprobe from the npm packages @ffmpeg-installer/ffmpeg and @ffprobe-installer/ffprobe
+   * where PATH has none (media-tools.ts); false: the system's only.
+   */
+  BUNDLED_MEDIA_TOOLS: flag.default(true),
   /** Optional OpenAI-compatible /v1/audio/transcriptions endpoint for languages pocketsphinx lacks. */
   ASR_URL: z.url().optional(),
   ASR_API_KEY: z.string().optional(),

@@ -12,6 +12,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { migrate } from './db/migrate.js';
 import { seedDemoTenant } from './dev/seed.js';
 import { TemplateType } from './domain/enums.js';
+import { unavailableWork } from './engines/inventory.js';
 import { createTenant, createWorkspace, rotateClientSecret } from './modules/tenants/tenants.service.js';
 import { resolveInfrastructure } from './runtime/infrastructure.js';
 import { createServices } from './runtime/services.js';
@@ -72,6 +73,9 @@ async function runRole(config: Config, role: 'serve' | 'worker' | 'dev'): Promis
     if (migrated.applied.length) logger.info({ applied: migrated.applied }, 'database migrated');
     services = await createServices(config, infra);
     logger.info({ engines: services.engines }, 'engines found');
+    for (const { workspaceTypes, reason } of unavailableWork(services.engines)) {
+      logger.warn({ workspaceTypes }, `${workspaceTypes.join(', ')} tasks cannot run here: ${reason}`);
+    }
     if (role === 'dev') {
       const demo = await seedDemoTenant(services.prisma, config);
       logger.info(

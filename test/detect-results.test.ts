@@ -69,6 +69,20 @@ async function watchedWorkers(lockDurationMs: number) {
   return { workers, lockEvents };
 }
 
+/** pagesProcessed of each GET sdtask/status answer while the task is Recognizing, polled until it leaves. */
+async function pagesProcessedWhileRecognized(t: TestTenant, taskId: number, timeoutMs: number): Promise<Array<number | null>> {
+  const seen: Array<number | null> = [];
+  const deadline = Date.now() + timeoutMs;
+  for (let leftRecognizing = false; !leftRecognizing && Date.now() < deadline; ) {
+    const status = (await ctx.app.inject({ method: 'GET', url: `${API}/sdtask/status?taskId=${taskId}`, headers: t.headers })).json();
+    if (status.taskStatus === TaskStatus.Recognizing) seen.push(status.pagesProcessed);
+    else leftRecognizing = seen.length > 0 || !PIPELINE_BEFORE_RECOGNITION.has(status.taskStatus);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return seen;
+}
+const PIPELINE_BEFORE_RECOGNITION = new Set<number>([TaskStatus.QueuedForPreProcessing, TaskStatus.PreProcessingInProgress, TaskStatus.PreProcessingSuccessful]);
+
 describe('detect in an engine thread', () => {
   it('keeps its job\'s lock through scanned pages (rendering, barcode search, OCR): the worker\'s event loop stays free', { timeout: 10 * 60_000 }, async () => {
     // Rendering a 300 dpi page and searching it for barcodes hold a thread for most of a second:
@@ -84,21 +98,27 @@ describe('detect in an engine thread', () => {
     }
   });
 
-  it(`brings a ${LONG_PAGES}-page text PDF on a Layout workspace to ToReview without losing its job's lock`, { timeout: 15 * 60_000 }, async () => {
+  it(`brings a ${LONG_PAGES}-page text PDF on a Layout workspace to ToReview without losing its job's lock, its pages read shown as it goes`, { timeout: 15 * 60_000 }, async () => {
     const { workers, lockEvents } = await watchedWorkers(2000);
     try {
       const t = await createTestTenant(ctx);
       const taskId = await submit(t, '/long.pdf');
+      const progress = await pagesProcessedWhileRecognized(t, taskId, 14 * 60_000);
       const task = await waitForFinalStatus(ctx, taskId, 14 * 60_000);
       expect(task.taskStatus, task.failureReason ?? '').toBe(TaskStatus.ToReview);
       expect(lockEvents).toEqual([]);
+      // Pages read so far, as GET sdtask/status showed them: counts that only grow, some between none and all.
+      expect(progress).toEqual([...progress].sort((a, b) => (a ?? -1) - (b ?? -1)));
+      expect(progress.some((pages) => pages !== null && pages > 0 && pages < LONG_PAGES), JSON.stringify(progress)).toBe(true);
+      const done = (await ctx.app.inject({ method: 'GET', url: `${API}/sdtask/status?taskId=${taskId}`, headers: t.headers })).json();
+      expect(done).toMatchObject({ taskStatus: TaskStatus.ToReview, totalPages: LONG_PAGES, pagesProcessed: LONG_PAGES, failureReason: null });
       const exported = await ctx.app.inject({ method: 'GET', url: `${API}/sdtask/GetExportData/${taskId}/simplified`, headers: t.headers });
       expect(exported.statusCode, exported.body.slice(0, 300)).toBe(200);
       expect(exported.json().pages).toHaveLength(LONG_PAGES);
       const chunks = await ctx.prisma.documentChunk.findMany({ where: { taskId }, select: { chunkNumber: true, restartCount: true }, orderBy: { chunkNumber: 'asc' } });
       expect(chunks).toEqual(Array.from({ length: LONG_PAGES }, (_, i) => ({ chunkNumber: i + 1, restartCount: 0 })));
       const job = await ctx.queues.detect.getJob(jobId.detect({ tenantId: t.tenantId, taskId, restartCount: 0 }));
-      expect(job?.progress).toEqual({ storedChunks: LONG_PAGES });
+      expect(job?.progress).toMatchObject({ storedChunks: LONG_PAGES, pagesProcessed: expect.any(Number) });
     } finally {
       await workers.close();
     }

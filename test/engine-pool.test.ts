@@ -44,6 +44,7 @@ function pdfRunInput(sourcePath: string, overrides: Partial<ThreadModelInput> = 
 /** A host that keeps what the thread hands over. */
 function recordingHost() {
   const batches: Array<{ chunkNumber: number; pageNumber: number }[]> = [];
+  const pagesRead: number[] = [];
   const host: ModelHost = {
     saveOutput: async ({ name }) => `saved/${name}`,
     storeChunks: async ({ json, count }) => {
@@ -51,8 +52,11 @@ function recordingHost() {
       expect(rows).toHaveLength(count);
       batches.push(rows.map(({ chunkNumber, pageNumber }) => ({ chunkNumber, pageNumber })));
     },
+    recordPagesRead: async ({ pages }) => {
+      pagesRead.push(pages);
+    },
   };
-  return { host, batches };
+  return { host, batches, pagesRead };
 }
 
 describe('engine threads', () => {
@@ -76,10 +80,14 @@ describe('engine threads', () => {
 
   it("run a model and hand its chunks to the main thread in numbered batches, keeping only a summary", async () => {
     const pdf = await file('five.pdf', await numberedPagesPdf(5));
-    const { host, batches } = recordingHost();
+    const { host, batches, pagesRead } = recordingHost();
     const summary = await pool.runModel(TemplateType.Layout, pdfRunInput(pdf, { pages: [1, 2, 3, 4, 5] }), host);
     expect(summary).toMatchObject({ kind: 'document', chunkCount: 5 });
     expect(batches.flat()).toEqual([1, 2, 3, 4, 5].map((n) => ({ chunkNumber: n, pageNumber: n })));
+    // Progress: none read yet as the model starts, then counts that only grow, thinned out in time.
+    expect(pagesRead[0]).toBe(0);
+    expect(pagesRead).toEqual([...pagesRead].sort((a, b) => a - b));
+    expect(Math.max(...pagesRead)).toBeLessThanOrEqual(5);
   });
 
   it('fail the task of a thread that runs out of memory, and go on with a new thread', async () => {

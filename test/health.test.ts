@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { createRedis } from '../src/runtime/services.js';
+import type { EngineInventory } from '../src/engines/inventory.js';
 import { createTestContext, type TestContext } from './support/context.js';
 
 let ctx: TestContext;
@@ -31,5 +32,29 @@ describe('/health and /ready', () => {
       await app.close();
       deadRedis.disconnect();
     }
+  });
+
+  it('names the workspace types that cannot run for want of an engine, and what to install or set', async () => {
+    const withEngines = async (engines: Partial<EngineInventory>) => {
+      const app = await buildApp({ ...ctx, engines: { ...ctx.engines, ...engines } });
+      try {
+        const res = await app.inject({ method: 'GET', url: '/ready' });
+        expect(res.statusCode).toBe(200);
+        return res.json().unavailable as Array<{ workspaceTypes: string[]; reason: string }>;
+      } finally {
+        await app.close();
+      }
+    };
+    const everything = { ffmpeg: '/bin/ffmpeg', ffprobe: '/bin/ffprobe', pocketsphinx: '/bin/pocketsphinx_continuous' };
+    expect(await withEngines({ ...everything, remoteAsr: true })).toEqual([]);
+    expect(await withEngines({ ...everything, pocketsphinx: null, remoteAsr: true })).toEqual([]);
+    // pocketsphinx alone hears en-US only.
+    expect(await withEngines({ ...everything, remoteAsr: false })).toEqual([
+      { workspaceTypes: ['Transcripts'], reason: expect.stringMatching(/^in languages other than en-US: .*set ASR_URL/) },
+    ]);
+    const [nothing, ...more] = await withEngines({ ffmpeg: null, ffprobe: null, pocketsphinx: null, remoteAsr: false });
+    expect(more).toEqual([]);
+    expect(nothing!.workspaceTypes).toEqual(['Transcripts']);
+    expect(nothing!.reason).toMatch(/^ffmpeg is not installed: .*; ffprobe is not installed: .*; no speech engine: install pocketsphinx .* or set ASR_URL/);
   });
 });

@@ -52,4 +52,16 @@ describe('OpenAPI document', () => {
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/text\/html/);
   });
+
+  it("documents the status answer's extensions (failureReason, pagesProcessed) on the status, its lists and the exports", async () => {
+    const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const schemas = doc.components.schemas as Record<string, { properties: Record<string, { description?: string }>; required?: string[] }>;
+    for (const name of ['GetTaskStatusResponse', 'DocumentExportResponse', 'SimplifiedDocumentExportResponse', 'TranscriptExportResponse', 'SimplifiedTranscriptExportResponse']) {
+      expect(schemas[name]?.properties.failureReason?.description, `${name}.failureReason`).toMatch(/failure status.*addition to the spec/);
+      expect(schemas[name]?.required, name).toContain('failureReason');
+    }
+    expect(schemas.GetTaskStatusResponse!.properties.pagesProcessed?.description).toMatch(/pages of totalPages read so far/);
+    // The lists are pages of the same schema.
+    expect(JSON.stringify(schemas.TaskStatusPage)).toContain('#/components/schemas/GetTaskStatusResponse');
+  });
 });

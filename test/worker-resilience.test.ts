@@ -1,16 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publicBaseUrl } from '../src/config.js';
 import { TaskStatus } from '../src/domain/enums.js';
 import { taskBlobKey } from '../src/pipeline/pipeline-deps.js';
 import { enqueueDetect, enqueuePreprocess, QueueName } from '../src/pipeline/queues.js';
-import { blobStoreEnv, createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
+import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
 import { uploadFiles } from '../src/modules/uploads/upload-storage.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
 import { numberedPagesPdf } from './support/fixtures.js';
-import { startTestWorkers, waitForFinalStatus } from './support/pipeline.js';
-import { exited, repoRoot } from './support/processes.js';
+import { startTestWorkers, startWorkerProcess, waitForFinalStatus } from './support/pipeline.js';
+import { exited } from './support/processes.js';
 import { createTask } from './support/tasks.js';
 
 let ctx: TestContext;
@@ -44,28 +42,6 @@ async function tusUpload(t: TestTenant, body: Buffer): Promise<{ location: strin
   return { location, uploadId: new URL(location).pathname.split('/').at(-1)! };
 }
 
-/** A worker in a process of its own on this context's queues, ready to take jobs. */
-async function startWorkerProcess(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./support/worker-process.ts', import.meta.url))], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      DATABASE_URL: ctx.config.DATABASE_URL,
-      REDIS_URL: ctx.config.REDIS_URL,
-      DATA_DIR: ctx.config.DATA_DIR,
-      PUBLIC_BASE_URL: publicBaseUrl(ctx.config),
-      QUEUE_PREFIX: ctx.queuePrefix,
-      ...blobStoreEnv(ctx.config),
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => d.toString().includes('worker ready') && resolve());
-    child.once('exit', (code) => reject(new Error(`the worker process exited (${code}) before it was ready`)));
-  });
-  return child;
-}
-
 /** The task's final row, or a failure as soon as the worker process dies (instead of a long timeout). */
 async function finalStatusWhileAlive(worker: ChildProcess, taskId: number) {
   const died = exited(worker).then((code) => expect.fail(`the worker process died (exit ${code}) while task ${taskId} was processed`));
@@ -83,7 +59,7 @@ describe('no error of a job ends a worker process', () => {
     const orphan = await createTask(ctx.app, t, location);
     // Behind the service's back: the file goes before any worker reads it.
     await uploadFiles(ctx.blobs, ctx.config).delete(uploadId);
-    const worker = await startWorkerProcess();
+    const worker = await startWorkerProcess(ctx);
     try {
       const failed = await finalStatusWhileAlive(worker, orphan);
       expect(failed.taskStatus).toBe(TaskStatus.PreProcessingDownloadFailed);

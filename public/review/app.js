@@ -106,6 +106,14 @@ function logOut(text = '') {
 
 // ---- task list ---------------------------------------------------------------------------------
 
+const TRANSCRIPT_TASK = 2;
+
+/** A document's pages (those read of them while some are not), a recording's minutes. */
+function extentOf(task) {
+  if (task.taskType === TRANSCRIPT_TASK) return `${task.totalPages} min`;
+  return task.pagesProcessed === task.totalPages ? `${task.totalPages}` : `${task.pagesProcessed} of ${task.totalPages}`;
+}
+
 async function showList() {
   leaveTask();
   const page = await api('GET', 'tasks?pageSize=200');
@@ -116,6 +124,7 @@ async function showList() {
       h('td', {}, `#${task.taskId}`),
       h('td', {}, task.displayName),
       h('td', {}, task.taskStatusText),
+      h('td', {}, extentOf(task)),
       h('td', {}, task.checkout ? `${task.checkout.userName} until ${new Date(task.checkout.until).toLocaleTimeString()}` : ''),
       h('td', {}, h('button', { type: 'button', 'data-task-id': task.taskId, onclick: guarded(() => openTask(task.taskId)) }, 'Open')),
     ),

@@ -1,8 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import { access, constants, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 import { EngineError, EngineTimeoutError, errorMessage, UnsupportedLanguageError } from './errors.js';
+import { findOnPath } from './find-on-path.js';
 import { runProcess } from './process.js';
 
 /** A recognized word; times in seconds from the start of the audio given to the recognizer. */
@@ -20,11 +21,17 @@ export interface TranscribeOptions {
   timeoutMs?: number;
 }
 
-/** No speech engine for the language: pocketsphinx knows en-US only and no ASR_URL is configured. */
+/**
+ * No speech engine for the language: pocketsphinx (en-US only) is not installed or does not know
+ * it, and no ASR_URL is configured. Retrying cannot change that: the task fails at once.
+ */
 export class NoSpeechEngineError extends UnsupportedLanguageError {
-  constructor(language: string) {
+  constructor(
+    language: string,
+    readonly remedy: string,
+  ) {
     super(language);
-    this.message = `no speech engine for ${language}`;
+    this.message = `no speech engine for ${language}: ${remedy}`;
   }
 }
 
@@ -39,19 +46,60 @@ const DEFAULT_TIMEOUT_MS = 30 * 60_000;
 /** Sent as `model`; OpenAI's name, which compatible servers accept or map to their own model. */
 const REMOTE_MODEL = 'whisper-1';
 
+const POCKETSPHINX = 'pocketsphinx_continuous';
+const POCKETSPHINX_LANGUAGE = 'en-us';
+
+let pocketsphinxLookup: Promise<string | null> | undefined;
+
 /**
- * Words of a 16 kHz mono WAV: pocketsphinx for en-US, otherwise the OpenAI-compatible endpoint
- * of ASR_URL; NoSpeechEngineError when neither can take the language.
+ * pocketsphinx_continuous, when it and its en-US model are installed; null otherwise. Looked up
+ * once per thread.
+ */
+export function locatePocketsphinx(): Promise<string | null> {
+  pocketsphinxLookup ??= (async () => {
+    const binary = await findOnPath(POCKETSPHINX);
+    if (!binary) return null;
+    try {
+      await access(POCKETSPHINX_MODEL, constants.R_OK);
+      return binary;
+    } catch {
+      return null;
+    }
+  })();
+  return pocketsphinxLookup;
+}
+
+export type SpeechEngine = 'pocketsphinx' | 'remote';
+
+/**
+ * The engine that recognizes `language`: pocketsphinx for en-US where it is installed, otherwise
+ * the OpenAI-compatible endpoint of ASR_URL; NoSpeechEngineError, saying what to install or set,
+ * when neither can.
+ */
+export async function speechEngineFor(language: string, config: AsrConfig): Promise<SpeechEngine> {
+  const english = language.toLowerCase() === POCKETSPHINX_LANGUAGE;
+  if (english && (await locatePocketsphinx())) return 'pocketsphinx';
+  if (config.ASR_URL) return 'remote';
+  throw new NoSpeechEngineError(
+    language,
+    english
+      ? 'pocketsphinx is not installed (install pocketsphinx with its en-US model, e.g. the pocketsphinx and pocketsphinx-en-us packages) and ASR_URL (an OpenAI-compatible transcription endpoint) is not set'
+      : 'pocketsphinx reads en-US only; set ASR_URL to an OpenAI-compatible transcription endpoint that knows this language',
+  );
+}
+
+/**
+ * Words of a 16 kHz mono WAV, from the engine of the language (speechEngineFor);
+ * NoSpeechEngineError when there is none.
  */
 export async function transcribe(wavPath: string, language: string, config: AsrConfig, options: TranscribeOptions = {}): Promise<RecognizedWord[]> {
-  if (language.toLowerCase() === 'en-us') return recognizeWithPocketsphinx(wavPath, options);
-  if (config.ASR_URL) return recognizeRemotely(wavPath, language, { url: config.ASR_URL, apiKey: config.ASR_API_KEY }, options);
-  throw new NoSpeechEngineError(language);
+  if ((await speechEngineFor(language, config)) === 'pocketsphinx') return recognizeWithPocketsphinx(wavPath, options);
+  return recognizeRemotely(wavPath, language, { url: config.ASR_URL!, apiKey: config.ASR_API_KEY }, options);
 }
 
 async function recognizeWithPocketsphinx(wavPath: string, options: TranscribeOptions = {}): Promise<RecognizedWord[]> {
   const { stdout } = await runProcess(
-    'pocketsphinx_continuous',
+    POCKETSPHINX,
     [
       '-infile', wavPath,
       '-time', 'yes',

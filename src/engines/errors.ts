@@ -18,10 +18,17 @@ export class ImageUnreadableError extends InputUnreadableError {}
 
 export class MediaUnreadableError extends InputUnreadableError {}
 
-/** A system binary the engine needs is not installed (not on PATH). */
+/**
+ * A system binary the engine needs is not installed (not on PATH). Retrying cannot install it:
+ * the pipeline fails the task at once, with this message (and its `remedy`, what to install or
+ * set) as the reason users read.
+ */
 export class EngineMissingError extends EngineError {
-  constructor(readonly binary: string) {
-    super(`${binary} is not installed (not found on PATH)`);
+  constructor(
+    readonly binary: string,
+    readonly remedy?: string,
+  ) {
+    super(`${binary} is not installed${remedy ? `: ${remedy}` : ' (not found on PATH)'}`);
   }
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EngineFailedError, errorMessage, MediaUnreadableError } from './errors.js';
-import { runProcess, type RunResult } from './process.js';
+import { runMediaTool, type MediaTool } from './media-tools.js';
+import type { RunResult } from './process.js';
 
 export interface MediaInfo {
   durationSeconds: number;
@@ -41,7 +42,7 @@ const DECODE_TIMEOUT_MS = 15 * 60_000;
 
 /** Duration, streams and container of an audio or video file, via ffprobe. */
 export async function probeMedia(path: string, timeoutMs = PROBE_TIMEOUT_MS): Promise<MediaInfo> {
-  const { stdout } = await runMediaTool(
+  const { stdout } = await runOnInput(
     'ffprobe',
     path,
     ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', asFileUrl(path)],
@@ -65,7 +66,7 @@ export async function probeMedia(path: string, timeoutMs = PROBE_TIMEOUT_MS): Pr
 
 /** Writes the first audio track as 16 kHz mono 16-bit PCM WAV, the input format of the speech recognizers. */
 export async function toMonoWav16k(input: string, output: string, timeoutMs = DECODE_TIMEOUT_MS): Promise<void> {
-  await runMediaTool(
+  await runOnInput(
     'ffmpeg',
     input,
     ['-nostdin', '-v', 'error', '-y', '-i', asFileUrl(input), '-vn', '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', asFileUrl(output)],
@@ -79,7 +80,7 @@ export async function toMonoWav16k(input: string, output: string, timeoutMs = DE
  */
 export async function detectSilences(path: string, options: SilenceOptions = {}): Promise<Silence[]> {
   const { noiseDb = -35, minSeconds = 0.5, timeoutMs = DECODE_TIMEOUT_MS } = options;
-  const { stderr } = await runMediaTool(
+  const { stderr } = await runOnInput(
     'ffmpeg',
     path,
     ['-nostdin', '-hide_banner', '-nostats', '-i', asFileUrl(path), '-vn', '-af', `silencedetect=noise=${noiseDb}dB:d=${minSeconds}`, '-f', 'null', '-'],
@@ -103,9 +104,9 @@ function asFileUrl(path: string): string {
 }
 
 /** Runs ffmpeg/ffprobe on `input`; their failures are about the input, reported without its path. */
-async function runMediaTool(binary: string, input: string, args: string[], timeoutMs: number): Promise<RunResult> {
+async function runOnInput(tool: MediaTool, input: string, args: string[], timeoutMs: number): Promise<RunResult> {
   try {
-    return await runProcess(binary, args, { timeoutMs });
+    return await runMediaTool(tool, args, { timeoutMs });
   } catch (error) {
     if (!(error instanceof EngineFailedError)) throw error;
     const reason = error.stderr.replaceAll(asFileUrl(input), 'input').trim();

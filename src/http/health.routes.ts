@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../app-deps.js';
+import { unavailableWork } from '../engines/inventory.js';
 import { pingDatabase } from './health.repository.js';
 
 const readiness = z.object({
@@ -19,6 +20,9 @@ const readiness = z.object({
     ppOcr: z.boolean(),
     remoteAsr: z.boolean(),
   }),
+  unavailable: z
+    .array(z.object({ workspaceTypes: z.array(z.string()), reason: z.string() }))
+    .describe("Workspace types whose tasks fail on this machine for want of an engine, and what to install or set; empty when every type can run"),
 });
 
 async function check(probe: () => Promise<unknown>, timeoutMs = 2000): Promise<{ ok: boolean; error?: string }> {
@@ -72,6 +76,7 @@ export const healthRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
         status: ok ? 'ready' : 'unavailable',
         checks: { postgres, redis },
         engines: deps.engines,
+        unavailable: unavailableWork(deps.engines),
       });
     },
   );

@@ -19,10 +19,12 @@ export async function detectPerPage(
 ): Promise<EntityChunk[]> {
   const chunks: EntityChunk[] = [];
   let done = 0;
+  input.reportPagesRead?.(0);
   for await (const page of readPages(input, options)) {
     const entities = await detect(page, { pageNumber: page.pageNumber, chunkNumber: done + 1 });
     const chunk = { pageNumber: page.pageNumber, entities, averageConfidence: averageConfidence(entities) };
     done += 1;
+    input.reportPagesRead?.(done);
     if (emit) await emit(chunk);
     else chunks.push(chunk);
   }

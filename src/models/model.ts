@@ -39,6 +39,11 @@ export interface ModelInput {
    * it emitted. Absent: every chunk is returned.
    */
   emitChunk?: (chunk: DocumentChunkResult) => Promise<void>;
+  /**
+   * Told how many pages of `pages` the model has read so far, 0 when it starts: the task's
+   * progress. Returns at once (the caller records it when and how it sees fit).
+   */
+  reportPagesRead?: (pages: number) => void;
 }
 
 /** One page's detections as the export's Entity objects (spec: Export models). */

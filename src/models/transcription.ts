@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { NoSpeechEngineError, transcribe, type AsrConfig, type RecognizedWord } from '../engines/asr.js';
+import { NoSpeechEngineError, speechEngineFor, transcribe, type AsrConfig, type RecognizedWord } from '../engines/asr.js';
 import { detectSilences, probeMedia, toMonoWav16k, type Silence } from '../engines/media.js';
 import { cutAudio, planAudioSplit } from '../pipeline/audio-split.js';
 import { ModelRejectedInputError, type Model, type TranscriptItem, type TranscriptWord } from './model.js';
@@ -31,17 +31,18 @@ export function createTranscriptionModel(asr: AsrConfig): Model {
       throw new ModelRejectedInputError(`Transcription takes audio or video files, not ${input.kind}`);
     }
     const language = input.language ?? DEFAULT_LANGUAGE;
-    const wav = path.join(input.workDir, 'audio.wav');
-    await toMonoWav16k(input.sourcePath, wav);
-    const { durationSeconds } = await probeMedia(wav);
-    const silences = await detectSilences(wav);
-    let words: RecognizedWord[];
     try {
-      words = await recognizeInWindows(wav, durationSeconds, silences, language, asr, input.workDir);
+      // Before any decoding: a recording no engine can recognize fails at once.
+      await speechEngineFor(language, asr);
     } catch (error) {
       if (error instanceof NoSpeechEngineError) throw new ModelRejectedInputError(error.message);
       throw error;
     }
+    const wav = path.join(input.workDir, 'audio.wav');
+    await toMonoWav16k(input.sourcePath, wav);
+    const { durationSeconds } = await probeMedia(wav);
+    const silences = await detectSilences(wav);
+    const words = await recognizeInWindows(wav, durationSeconds, silences, language, asr, input.workDir);
     return {
       kind: 'transcript',
       totalTimeInSeconds: roundTime(durationSeconds),

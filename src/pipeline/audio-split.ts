@@ -1,5 +1,5 @@
 import type { Silence } from '../engines/media.js';
-import { runProcess } from '../engines/process.js';
+import { runMediaTool } from '../engines/media-tools.js';
 
 /** A stretch of the recording, in seconds from its start. */
 export interface AudioPart {
@@ -51,7 +51,7 @@ export function planAudioSplit(durationSeconds: number, silences: readonly Silen
  * boundary.
  */
 export async function cutAudio(input: string, start: number, end: number, output: string): Promise<void> {
-  await runProcess(
+  await runMediaTool(
     'ffmpeg',
     // The file: protocol keeps a path from being read as another protocol or an option.
     ['-nostdin', '-v', 'error', '-y', '-ss', String(start), '-to', String(end), '-i', `file:${input}`, '-map', '0:a:0', `file:${output}`],

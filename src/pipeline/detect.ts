@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { TaskStatus, TemplateType } from '../domain/enums.js';
-import { errorMessage } from '../engines/errors.js';
+import { EngineMissingError, errorMessage } from '../engines/errors.js';
 import { sniffFile } from '../engines/file-type.js';
 import { BlobNotFoundError, isMissingFile, openFileStream, type LocalFile } from '../storage/blob-store.js';
 import { LEARNING_TEMPLATES } from '../modules/vendor-profiles/vendor-profile-learning.js';
@@ -18,7 +18,7 @@ import { publishResult, storeChunkBatch } from './result-store.js';
 import { deleteRunChunks } from './result-store.repository.js';
 import { isMediaSource } from './source-inspection.js';
 import { storedTaskRequest } from './task-request.js';
-import { findTaskWorkspace, transitionTask } from './task-pipeline.repository.js';
+import { findTaskWorkspace, recordPagesProcessed, transitionTask } from './task-pipeline.repository.js';
 import { StaleJobError } from './task-transitions.js';
 
 const RECOGNIZING = [TaskStatus.Recognizing] as const;
@@ -50,7 +50,10 @@ async function taskPages(
  * stale, and it is dropped.
  */
 export async function detectTask(deps: StageDeps, job: TaskJobPayload, attempt: StepAttempt): Promise<StepOutcome> {
-  const task = await transitionTask(deps.prisma, job, [TaskStatus.PreProcessingSuccessful, TaskStatus.Recognizing], TaskStatus.Recognizing);
+  // Each attempt reads the pages from the first again: its progress starts over.
+  const task = await transitionTask(deps.prisma, job, [TaskStatus.PreProcessingSuccessful, TaskStatus.Recognizing], TaskStatus.Recognizing, {
+    pagesProcessed: null,
+  });
   if (!task) return 'stale';
   const log = deps.log.child({ taskId: task.id, restartCount: job.restartCount });
   const fail = async (reason: string): Promise<StepOutcome> => {
@@ -78,6 +81,7 @@ export async function detectTask(deps: StageDeps, job: TaskJobPayload, attempt: 
     const sniffed = await sniffFile(sourcePath);
     const retrievedOn = new Date();
     let storedChunks = 0;
+    let pagesProcessed = 0;
     const host: ModelHost = {
       saveOutput: async ({ name, localPath }) => {
         // The model writes its outputs into its own scratch directory; nothing else is read from here.
@@ -90,7 +94,12 @@ export async function detectTask(deps: StageDeps, job: TaskJobPayload, attempt: 
       storeChunks: async ({ json, count }) => {
         await storeChunkBatch(deps.prisma, job, json, count, retrievedOn);
         storedChunks += count;
-        await attempt.reportProgress({ storedChunks });
+        await attempt.reportProgress({ storedChunks, pagesProcessed });
+      },
+      recordPagesRead: async ({ pages }) => {
+        pagesProcessed = pages;
+        await recordPagesProcessed(deps.prisma, job, pages);
+        await attempt.reportProgress({ storedChunks, pagesProcessed });
       },
     };
     result = await deps.engines.runModel(
@@ -119,7 +128,8 @@ export async function detectTask(deps: StageDeps, job: TaskJobPayload, attempt: 
       log.warn({ err }, 'a file of the task disappeared');
       return fail('A file of the task disappeared from the blob store during recognition.');
     }
-    if (err instanceof ModelRejectedInputError || attempt.isLast) return fail(errorMessage(err));
+    // Neither an input the model refuses nor a missing engine changes on a retry.
+    if (err instanceof ModelRejectedInputError || err instanceof EngineMissingError || attempt.isLast) return fail(errorMessage(err));
     throw err;
   } finally {
     await source?.release();

@@ -42,6 +42,8 @@ export interface EnginePoolOptions {
   /** OCR processes at once over all the threads (OCR_PROCESSES); default: the machine's cores. */
   ocrProcesses?: number;
   asr: EngineThreadData['asr'];
+  /** BUNDLED_MEDIA_TOOLS (media-tools.ts); default true. */
+  bundledMediaTools?: boolean;
   log: Pick<Logger, 'error'>;
 }
 
@@ -91,6 +93,7 @@ export function createEnginePool(options: EnginePoolOptions): EnginePool {
   const gate = NativeCallGate.create();
   const data: EngineThreadData = {
     asr: options.asr,
+    bundledMediaTools: options.bundledMediaTools ?? true,
     ocrSlots: ProcessSlots.create(options.ocrProcesses ?? availableParallelism()).shared,
     nativeCalls: gate.shared,
   };
@@ -151,7 +154,18 @@ export function createEnginePool(options: EnginePoolOptions): EnginePool {
 /** The main thread's answer to a model's call: its result, or its error as data. */
 async function answer(host: ModelHost, call: HostCall): Promise<HostReply> {
   try {
-    const value = call.method === 'saveOutput' ? await host.saveOutput(call.args) : await host.storeChunks(call.args);
+    let value: unknown;
+    switch (call.method) {
+      case 'saveOutput':
+        value = await host.saveOutput(call.args);
+        break;
+      case 'storeChunks':
+        value = await host.storeChunks(call.args);
+        break;
+      case 'recordPagesRead':
+        value = await host.recordPagesRead(call.args);
+        break;
+    }
     return { id: call.id, ok: true, value };
   } catch (err) {
     return { id: call.id, ok: false, error: encodeError(err) };

@@ -7,8 +7,8 @@ import type { TemplateType } from '../domain/enums.js';
 import type { ModelInput, TranscriptResult } from '../models/model.js';
 import type { EncodedError } from './thread-errors.js';
 
-/** A model's input as it crosses to a thread: everything but the saveOutput callback, which becomes a call to the host. */
-export type ThreadModelInput = Omit<ModelInput, 'saveOutput'>;
+/** A model's input as it crosses to a thread: everything but its callbacks, which become calls to the host. */
+export type ThreadModelInput = Omit<ModelInput, 'saveOutput' | 'emitChunk' | 'reportPagesRead'>;
 
 export type EngineTask =
   | { kind: 'inspect'; path: string }
@@ -23,11 +23,13 @@ export type EngineReply<T> = { ok: true; value: T } | { ok: false; error: Encode
  * What a model in a thread asks of the main thread, which alone touches the blob store and the
  * database: `saveOutput` stores a file the model wrote in its workDir (ModelInput.saveOutput) and
  * returns its blob key; `storeChunks` stores a batch of the result's chunks, as the JSON text of
- * an array of StoredChunk, before the thread sends the next one.
+ * an array of StoredChunk, before the thread sends the next one; `recordPagesRead` records how
+ * many pages of the document the model has read (ModelInput.reportPagesRead).
  */
 export interface HostCalls {
   saveOutput: { args: { name: string; localPath: string }; result: string };
   storeChunks: { args: { json: string; count: number }; result: void };
+  recordPagesRead: { args: { pages: number }; result: void };
 }
 
 export type HostCall = { [M in keyof HostCalls]: { id: number; method: M; args: HostCalls[M]['args'] } }[keyof HostCalls];

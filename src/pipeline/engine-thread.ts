@@ -7,6 +7,7 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import { workerData } from 'piscina';
+import { useBundledMediaTools } from '../engines/media-tools.js';
 import { useOcrSlots } from '../engines/ocr.js';
 import { NativeCallGate, useNativeCallGate } from '../engines/native-call-gate.js';
 import { extractPdfPages } from '../engines/pdf.js';
@@ -15,12 +16,15 @@ import type { DocumentChunkResult } from '../models/model.js';
 import { createModelRegistry, type ModelRegistry } from '../models/registry.js';
 import type { EngineReply, EngineTask, HostCall, HostCalls, HostReply, ModelSummary, StoredChunk, ThreadModelInput } from './engine-protocol.js';
 import { inspectSource } from './inspect-source.js';
+import { throttledProgress } from './progress-throttle.js';
 import { decodeError, encodeError } from './thread-errors.js';
 import type { TemplateType } from '../domain/enums.js';
 
 /** What engine-pool.ts gives every thread (piscina's workerData). */
 export interface EngineThreadData {
   asr: { ASR_URL?: string; ASR_API_KEY?: string };
+  /** Whether ffmpeg and ffprobe may come from their npm packages (media-tools.ts). */
+  bundledMediaTools: boolean;
   /** The worker's OCR process slots (ProcessSlots.shared), one limit for all its threads. */
   ocrSlots: SharedArrayBuffer;
   /** The pool's NativeCallGate.shared: the pool ends the threads only between native calls. */
@@ -29,6 +33,7 @@ export interface EngineThreadData {
 
 useOcrSlots(new ProcessSlots((workerData as EngineThreadData).ocrSlots));
 useNativeCallGate(new NativeCallGate((workerData as EngineThreadData).nativeCalls));
+useBundledMediaTools((workerData as EngineThreadData).bundledMediaTools);
 
 /**
  * Chunks go to the main thread in batches of about this much JSON (a few text pages: a page's
@@ -36,6 +41,12 @@ useNativeCallGate(new NativeCallGate((workerData as EngineThreadData).nativeCall
  * from other queries for long, and neither side holds more than a batch of serialized result.
  */
 const CHUNK_BATCH_BYTES = 1024 * 1024;
+
+/**
+ * A document's pages read so far go to the main thread (and the task row) at most this often: a
+ * document of text pages reads many a second, and its progress is not worth a write per page.
+ */
+const PAGES_READ_INTERVAL_MS = 1000;
 
 let registry: ModelRegistry | undefined;
 function models(): ModelRegistry {
@@ -118,6 +129,7 @@ async function runModel(templateType: TemplateType, input: ThreadModelInput, por
       ...input,
       saveOutput: (name, localPath) => host.call('saveOutput', { name, localPath }),
       emitChunk: chunks.add,
+      reportPagesRead: throttledProgress((pages) => host.call('recordPagesRead', { pages }), PAGES_READ_INTERVAL_MS),
     });
     if (result.kind !== 'document') return result;
     // Returned chunks (models that revisit theirs) follow the emitted ones; each is let go once written.

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Prisma } from '../generated/prisma/client.js';
 import { TaskStatus, TaskType } from '../domain/enums.js';
-import { errorMessage, InputUnreadableError } from '../engines/errors.js';
+import { EngineMissingError, errorMessage, InputUnreadableError } from '../engines/errors.js';
 import { detectSilences } from '../engines/media.js';
 import { BlobNotFoundError, isMissingFile, openFileStream } from '../storage/blob-store.js';
 import { cutAudio, planAudioSplit } from './audio-split.js';
@@ -98,6 +98,8 @@ export async function preprocessTask(deps: StageDeps, job: TaskJobPayload, attem
       log.warn({ err }, 'a file of the task disappeared');
       return fail(TaskStatus.PreProcessingDownloadFailed, "The task's source file disappeared from the blob store during pre-processing.");
     }
+    // Retrying cannot install ffmpeg or ffprobe: the task fails now, saying what to install.
+    if (err instanceof EngineMissingError) return fail(TaskStatus.PreProcessingFailed, err.message);
     if (attempt.isLast) return fail(TaskStatus.PreProcessingFailed, `pre-processing failed: ${errorMessage(err)}`);
     throw err;
   }

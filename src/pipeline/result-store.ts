@@ -46,7 +46,8 @@ export async function publishResult(
     const moved = await moveTaskRun(tx, job, RECOGNIZING, TaskStatus.ToReview, {
       averageConfidence: result.kind === 'document' ? result.averageConfidence : mean(result.items.map((i) => i.confidence)),
       failureReason: null,
-      ...(result.kind === 'document' ? { redactedBlobKey: result.redactedBlobKey ?? null } : {}),
+      // Every page of the task was read (the counts written while reading lag behind).
+      ...(result.kind === 'document' ? { redactedBlobKey: result.redactedBlobKey ?? null, pagesProcessed: task.totalPages } : {}),
     });
     if (!moved) throw new StaleJobError(job);
     const chunkCount = result.kind === 'document' ? result.chunkCount : 0;

@@ -1,6 +1,6 @@
 import type { Db } from '../db/prisma.js';
 import type { Prisma } from '../generated/prisma/client.js';
-import type { TaskStatus } from '../domain/enums.js';
+import { TaskStatus } from '../domain/enums.js';
 import type { TaskJobPayload } from './queues.js';
 
 /**
@@ -38,6 +38,17 @@ export async function transitionTask(
 ) {
   if (!(await moveTaskRun(db, job, from, to, data))) return null;
   return db.task.findUniqueOrThrow({ where: { id: job.taskId, tenantId: job.tenantId } });
+}
+
+/**
+ * Records how many pages the run's recognition has read, only while the task is Recognizing in
+ * that run: a count arriving after the result was published (or a reprocess) changes nothing.
+ */
+export async function recordPagesProcessed(db: Db, job: TaskJobPayload, pages: number): Promise<void> {
+  await db.task.updateMany({
+    where: { id: job.taskId, tenantId: job.tenantId, restartCount: job.restartCount, taskStatus: TaskStatus.Recognizing },
+    data: { pagesProcessed: pages },
+  });
 }
 
 /** The workspace of a task in flight (it cannot be gone: deleting a workspace deletes its tasks). */

@@ -1,4 +1,5 @@
 import { Worker, type Job, type Processor } from 'bullmq';
+import { useBundledMediaTools } from '../engines/media-tools.js';
 import { createMailer } from '../mail/mailer.js';
 import { observeJob } from '../observability/job-observer.js';
 import { createQueueRedis } from '../runtime/services.js';
@@ -80,11 +81,14 @@ export interface WorkerOptions {
  * never routine.
  */
 export async function startWorkers(deps: PipelineDeps, options: WorkerOptions): Promise<WorkerPool> {
+  // This thread cuts recordings into parts; the engine threads are told through the pool.
+  useBundledMediaTools(deps.config.BUNDLED_MEDIA_TOOLS);
   const engines = createEnginePool({
     threads: deps.config.ENGINE_THREADS,
     threadMaxMemoryMb: deps.config.ENGINE_THREAD_MAX_MEMORY_MB,
     ocrProcesses: deps.config.OCR_PROCESSES,
     asr: { ASR_URL: deps.config.ASR_URL, ASR_API_KEY: deps.config.ASR_API_KEY },
+    bundledMediaTools: deps.config.BUNDLED_MEDIA_TOOLS,
     log: deps.log,
   });
   const handlers = jobHandlers({ ...deps, engines });

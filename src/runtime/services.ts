@@ -3,6 +3,7 @@ import type { AppDeps } from '../app-deps.js';
 import type { Config } from '../config.js';
 import { createPrisma, type PrismaClient } from '../db/prisma.js';
 import { detectEngines } from '../engines/inventory.js';
+import { useBundledMediaTools } from '../engines/media-tools.js';
 import { ClientSecretCache } from '../modules/auth/client-secret-cache.js';
 import { findClientOfTenant } from '../modules/auth/clients.repository.js';
 import { loadSigningKeys } from '../modules/auth/signing-keys.js';
@@ -70,6 +71,7 @@ export async function createServices(
   const prisma = createPrisma(urls.databaseUrl);
   const redis = createRedis(urls.redisUrl);
   const keys = await loadSigningKeys({ privateKeyPem: config.JWT_PRIVATE_KEY, dataDir: config.DATA_DIR });
+  useBundledMediaTools(config.BUNDLED_MEDIA_TOOLS);
   const engines = await detectEngines({ asrUrl: config.ASR_URL });
   const queueRedis = createQueueRedis(urls.redisUrl);
   const queues = createQueues(queueRedis, options.queuePrefix);

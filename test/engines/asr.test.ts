@@ -86,7 +86,7 @@ describe('speech to text', () => {
   it('fails with NoSpeechEngineError for another language when no ASR_URL is configured', async () => {
     const error = await transcribe(wav, 'fr-FR', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NoSpeechEngineError);
-    expect((error as Error).message).toBe('no speech engine for fr-FR');
+    expect((error as Error).message).toMatch(/^no speech engine for fr-FR: pocketsphinx reads en-US only; set ASR_URL/);
   });
 
   describe('OpenAI-compatible endpoint', () => {

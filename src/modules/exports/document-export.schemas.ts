@@ -216,6 +216,10 @@ const exportTaskFields = {
   lastIntegratedByUserName: z.string().nullable(),
   averageConfidence: z.number().nullable().describe('Mean of the chunks with a confidence'),
   metadata: z.record(z.string(), z.string()),
+  failureReason: z
+    .string()
+    .nullable()
+    .describe('Why the task reached a failure status, in words a user can act on; null otherwise (an addition to the spec, as in GET sdtask/status)'),
 };
 export type ExportTaskFields = z.infer<z.ZodObject<typeof exportTaskFields>>;
 

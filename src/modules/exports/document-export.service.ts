@@ -75,6 +75,7 @@ function taskFields(deps: Deps, task: ExportedTask, chunks: readonly Chunk[]): E
     // From the chunks as they are now, so reviewed chunks count with their reviewed confidence.
     averageConfidence: confidences.length ? confidences.reduce((a, b) => a + b, 0) / confidences.length : null,
     metadata: task.metadata as Record<string, string>,
+    failureReason: task.failureReason,
   };
 }
 

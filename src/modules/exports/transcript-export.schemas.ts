@@ -84,6 +84,10 @@ const transcriptTaskFields = {
   lastIntegratedByUserName: z.string().nullable(),
   lastIntegratedOn: isoDateTime.nullable(),
   metadata: z.record(z.string(), z.string()),
+  failureReason: z
+    .string()
+    .nullable()
+    .describe('Why the task reached a failure status, in words a user can act on; null otherwise (an addition to the spec, as in GET sdtask/status)'),
 };
 export type TranscriptTaskFields = z.infer<z.ZodObject<typeof transcriptTaskFields>>;
 

@@ -102,6 +102,7 @@ function taskFields(deps: Deps, task: TranscriptTask, totalTimeInSeconds: number
     lastIntegratedByUserName: userDisplayName(task.lastIntegratedBy),
     lastIntegratedOn: toIso(task.lastIntegratedOn),
     metadata: task.metadata as Record<string, string>,
+    failureReason: task.failureReason,
   };
 }
 

@@ -54,6 +54,8 @@ function summaryOf(task: SummaryFields, now: Date): ReviewTaskSummary {
     taskStatus: task.taskStatus as ReviewTaskSummary['taskStatus'],
     taskStatusText: taskStatusText(task.taskStatus),
     totalPages: task.totalPages,
+    // A task in review was read whole (tasks recognized before the count was kept have none).
+    pagesProcessed: task.workspace.taskType === TaskType.Transcript ? null : (task.pagesProcessed ?? task.totalPages),
     createdOn: task.createdAt.toISOString(),
     assignmentOrder: task.assignmentOrder as ReviewTaskSummary['assignmentOrder'],
     checkout: checkoutOf(task, now),

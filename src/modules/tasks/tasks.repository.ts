@@ -46,6 +46,7 @@ export async function restartTask(tx: Db, tenantId: number, taskId: number, now:
       failureReason: null,
       warning: false,
       totalPages: 0,
+      pagesProcessed: null,
       processedPageRange: null,
       averageConfidence: null,
       redactedBlobKey: null,
@@ -84,9 +85,11 @@ const STATUS_COLUMNS = [
   'integrationStatus',
   'externalIntegrationStatus',
   'totalPages',
+  'pagesProcessed',
   'restartCount',
   'preProcessingStartedOn',
   'warning',
+  'failureReason',
 ] as const satisfies ReadonlyArray<keyof TaskRow>;
 
 export type TaskStatusRow = Pick<TaskRow, (typeof STATUS_COLUMNS)[number]>;

@@ -92,9 +92,22 @@ export const taskStatusResponse = z
     ...statusFields,
     externalIntegrationStatus: z.string(),
     totalPages: z.number().int().describe('Documents: pages processed. Audio/video: minutes processed'),
+    pagesProcessed: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        'Documents: pages of totalPages read so far while the task is recognized (updated about once a second), totalPages once it is; null for recordings and before recognition starts (an addition to the spec)',
+      ),
     restartCount: z.number().int().optional().describe('Present once the task has been reprocessed'),
     preProcessingStartedOn: isoDateTime.nullable(),
     warning: z.boolean().describe('Set when automatic recovery moved the task'),
+    failureReason: z
+      .string()
+      .nullable()
+      .describe(
+        'Why the task reached a failure status, in words a user can act on (e.g. an engine to install), or what automatic recovery did (with warning); null otherwise (an addition to the spec)',
+      ),
   })
   .meta({ id: 'GetTaskStatusResponse' });
 export type TaskStatusResponse = z.infer<typeof taskStatusResponse>;

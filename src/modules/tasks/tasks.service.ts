@@ -82,9 +82,11 @@ export function toTaskStatusResponse(t: TaskStatusRow): TaskStatusResponse {
     integrationStatusText: integrationStatusText(t.integrationStatus),
     externalIntegrationStatus: t.externalIntegrationStatus,
     totalPages: t.totalPages,
+    pagesProcessed: t.pagesProcessed,
     ...(t.restartCount > 0 ? { restartCount: t.restartCount } : {}),
     preProcessingStartedOn: toIso(t.preProcessingStartedOn),
     warning: t.warning,
+    failureReason: t.failureReason,
   };
 }
 

@@ -9,7 +9,10 @@ import { publicBaseUrl, type Config } from '../../config.js';
 import { taskStatusText, toTaskStatusResponse } from '../tasks/tasks.service.js';
 import type { BatchEventData, WebhookEventPayload, WebhookEventType } from './webhooks.schemas.js';
 
-/** The columns webhook_task_snapshot() writes (migration 20261128130000_webhooks). */
+/**
+ * The columns webhook_task_snapshot() writes (migration 20261128130000_webhooks; failureReason and
+ * pagesProcessed since 20261130090000_task_pages_processed, null in events stored before).
+ */
 const taskSnapshot = z.object({
   id: z.number().int(),
   workspaceId: z.number().int(),
@@ -23,9 +26,11 @@ const taskSnapshot = z.object({
   integrationStatus: z.number().int(),
   externalIntegrationStatus: z.string(),
   totalPages: z.number().int(),
+  pagesProcessed: z.number().int().nullable().default(null),
   restartCount: z.number().int(),
   preProcessingStartedOn: z.coerce.date().nullable(),
   warning: z.boolean(),
+  failureReason: z.string().nullable().default(null),
 });
 
 const taskEventSnapshot = z.object({
