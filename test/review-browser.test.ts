@@ -64,6 +64,9 @@ describe('reviewer page in Chromium', () => {
 
     const { page, problems } = await openPage();
     await logIn(page, user);
+    // The task list: the document's pages (all read, it is in review).
+    const row = page.locator('#task-table tbody tr', { has: page.locator(`button[data-task-id="${task.id}"]`) });
+    await expect.poll(() => row.locator('td').nth(3).textContent()).toBe('1');
     await page.click(`button[data-task-id="${task.id}"]`);
     const field = page.locator(`input[data-chunk="1"][data-entity="${total}"]`);
     await expect.poll(() => field.inputValue()).toBe('12.50 EUR');
@@ -100,6 +103,9 @@ describe('reviewer page in Chromium', () => {
     const task = await seedTranscriptTask(ctx, t);
     const { page, problems } = await openPage();
     await logIn(page, user);
+    // The task list: a recording's minutes.
+    const row = page.locator('#task-table tbody tr', { has: page.locator(`button[data-task-id="${task.id}"]`) });
+    await expect.poll(() => row.locator('td').nth(3).textContent()).toBe('1 min');
     await page.click(`button[data-task-id="${task.id}"]`);
 
     const text = page.locator('textarea[data-segment="1"]');
