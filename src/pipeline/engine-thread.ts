@@ -7,6 +7,7 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import { workerData } from 'piscina';
+import { storable } from '../db/storable.js';
 import { useOcrSlots } from '../engines/ocr.js';
 import { NativeCallGate, useNativeCallGate } from '../engines/native-call-gate.js';
 import { extractPdfPages } from '../engines/pdf.js';
@@ -96,7 +97,8 @@ function chunkWriter(host: Host) {
       count += 1;
       if (chunk.averageConfidence !== null) confidences.push(chunk.averageConfidence);
       const row: StoredChunk = { chunkNumber: count, pageNumber: chunk.pageNumber, averageConfidence: chunk.averageConfidence, entities: chunk.entities };
-      const json = JSON.stringify(row);
+      // The chunk's text as Postgres can store it: the main thread passes this JSON on unparsed.
+      const json = JSON.stringify(storable(row));
       batch.push(json);
       bytes += json.length;
       if (bytes >= CHUNK_BATCH_BYTES) await send();
