@@ -142,9 +142,11 @@ const envSchema = z.object({
   WEBHOOK_HISTORY_DAYS: positiveInt.default(30),
   SEED_CLIENT_ID: z.string().min(8).optional(),
   SEED_CLIENT_SECRET: z.string().min(16).optional(),
-  /** Optional OpenAI-compatible /v1/audio/transcriptions endpoint for languages pocketsphinx lacks. */
+  /** Optional OpenAI-compatible /v1/audio/transcriptions endpoint (a Whisper server): transcribes every language, English included, instead of pocketsphinx. */
   ASR_URL: z.url().optional(),
   ASR_API_KEY: z.string().optional(),
+  /** The `model` sent to ASR_URL (faster-whisper servers load the one named); unset: whisper-1. */
+  ASR_MODEL: z.string().min(1).optional(),
   /** Prometheus metrics: on a listener of their own at this port (api and worker processes alike). */
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /** Bearer token scrapers must send: /metrics on the api port when METRICS_PORT is unset, else on METRICS_PORT. */

@@ -14,13 +14,13 @@ export interface RecognizedWord {
   confidence: number;
 }
 
-export type AsrConfig = Pick<Config, 'ASR_URL' | 'ASR_API_KEY'>;
+export type AsrConfig = Pick<Config, 'ASR_URL' | 'ASR_API_KEY'> & Partial<Pick<Config, 'ASR_MODEL'>>;
 
 export interface TranscribeOptions {
   timeoutMs?: number;
 }
 
-/** No speech engine for the language: pocketsphinx knows en-US only and no ASR_URL is configured. */
+/** No speech engine for the language: no ASR_URL is configured and pocketsphinx knows en-US only. */
 export class NoSpeechEngineError extends UnsupportedLanguageError {
   constructor(language: string) {
     super(language);
@@ -36,16 +36,20 @@ const POCKETSPHINX_MODEL = '/usr/share/pocketsphinx/model/en-us';
 // pocketsphinx counts in frames of 10 ms (its default -frate 100).
 const FRAME_SECONDS = 0.01;
 const DEFAULT_TIMEOUT_MS = 30 * 60_000;
-/** Sent as `model`; OpenAI's name, which compatible servers accept or map to their own model. */
-const REMOTE_MODEL = 'whisper-1';
+/** Sent as `model` unless ASR_MODEL names one: OpenAI's name, which whisper.cpp's server ignores. */
+const DEFAULT_REMOTE_MODEL = 'whisper-1';
 
 /**
- * Words of a 16 kHz mono WAV: pocketsphinx for en-US, otherwise the OpenAI-compatible endpoint
- * of ASR_URL; NoSpeechEngineError when neither can take the language.
+ * Words of a 16 kHz mono WAV: the OpenAI-compatible endpoint of ASR_URL for every language when
+ * one is configured (a Whisper-class model reads English far better than pocketsphinx), else
+ * pocketsphinx for en-US; NoSpeechEngineError when neither can take the language.
  */
 export async function transcribe(wavPath: string, language: string, config: AsrConfig, options: TranscribeOptions = {}): Promise<RecognizedWord[]> {
+  if (config.ASR_URL) {
+    const endpoint = { url: config.ASR_URL, apiKey: config.ASR_API_KEY, model: config.ASR_MODEL ?? DEFAULT_REMOTE_MODEL };
+    return recognizeRemotely(wavPath, language, endpoint, options);
+  }
   if (language.toLowerCase() === 'en-us') return recognizeWithPocketsphinx(wavPath, options);
-  if (config.ASR_URL) return recognizeRemotely(wavPath, language, { url: config.ASR_URL, apiKey: config.ASR_API_KEY }, options);
   throw new NoSpeechEngineError(language);
 }
 
@@ -90,12 +94,22 @@ function parsePocketsphinxTimes(output: string): RecognizedWord[] {
 interface RemoteAsrEndpoint {
   url: string;
   apiKey?: string;
+  model: string;
 }
 
-/** `verbose_json` of /v1/audio/transcriptions: words with times; probabilities where the server gives them. */
+const timedWord = z.object({ word: z.string(), start: z.number(), end: z.number(), probability: z.number().optional() });
+type TimedWord = z.infer<typeof timedWord>;
+
+/**
+ * `verbose_json` of /v1/audio/transcriptions: words with times, probabilities where the server
+ * gives them. OpenAI and faster-whisper servers list the words at the top level; whisper.cpp's
+ * server lists them inside each segment, as the model's tokens (" Hel", "lo", ",").
+ */
 const verboseTranscription = z.object({
-  words: z.array(z.object({ word: z.string(), start: z.number(), end: z.number(), probability: z.number().optional() })).optional(),
-  segments: z.array(z.object({ start: z.number(), end: z.number(), avg_logprob: z.number().optional() })).optional(),
+  words: z.array(timedWord).optional(),
+  segments: z
+    .array(z.object({ start: z.number(), end: z.number(), avg_logprob: z.number().optional(), words: z.array(timedWord).optional().nullable() }))
+    .optional(),
 });
 type Segment = NonNullable<z.infer<typeof verboseTranscription>['segments']>[number];
 
@@ -108,7 +122,7 @@ async function recognizeRemotely(
   const url = transcriptionEndpoint(endpoint.url);
   const form = new FormData();
   form.set('file', new Blob([await readFile(wavPath)], { type: 'audio/wav' }), 'audio.wav');
-  form.set('model', REMOTE_MODEL);
+  form.set('model', endpoint.model);
   // The API takes ISO 639-1 codes: "fr", not "fr-FR".
   form.set('language', language.split(/[-_]/)[0]!.toLowerCase());
   form.set('response_format', 'verbose_json');
@@ -134,7 +148,8 @@ async function recognizeRemotely(
   if (!response.ok) throw new RemoteAsrError(`transcription endpoint ${url.host} answered ${response.status}: ${body.slice(0, 300)}`);
   const parsed = verboseTranscription.safeParse(parseJson(body, url));
   if (!parsed.success) throw new RemoteAsrError(`unexpected answer of transcription endpoint ${url.host}: ${parsed.error.message}`);
-  const { words, segments = [] } = parsed.data;
+  const { segments = [] } = parsed.data;
+  const words = parsed.data.words ?? wordsOfSegments(segments);
   if (!words) throw new RemoteAsrError(`transcription endpoint ${url.host} returned no word timings`);
   return words
     .map((w) => ({
@@ -144,6 +159,30 @@ async function recognizeRemotely(
       confidence: Math.min(Math.max(w.probability ?? segmentConfidence(segments, w.start, w.end), 0), 1),
     }))
     .filter((w) => w.text !== '');
+}
+
+/**
+ * The words of whisper.cpp's segments, whose entries are tokens: a token opening with a space
+ * starts a word, the others (the rest of a word, its punctuation) end the word before them. A
+ * word's probability is its least sure token's. Undefined when no segment lists its words.
+ */
+function wordsOfSegments(segments: readonly Segment[]): TimedWord[] | undefined {
+  if (!segments.some((segment) => segment.words)) return undefined;
+  const words: TimedWord[] = [];
+  for (const segment of segments) {
+    let current: TimedWord | undefined;
+    for (const token of segment.words ?? []) {
+      if (current && !/^\s/.test(token.word)) {
+        current.word += token.word;
+        current.end = Math.max(current.end, token.end);
+        if (token.probability !== undefined) current.probability = Math.min(current.probability ?? 1, token.probability);
+        continue;
+      }
+      current = { ...token };
+      words.push(current);
+    }
+  }
+  return words;
 }
 
 /**

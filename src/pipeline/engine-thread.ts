@@ -21,7 +21,7 @@ import type { TemplateType } from '../domain/enums.js';
 
 /** What engine-pool.ts gives every thread (piscina's workerData). */
 export interface EngineThreadData {
-  asr: { ASR_URL?: string; ASR_API_KEY?: string };
+  asr: { ASR_URL?: string; ASR_API_KEY?: string; ASR_MODEL?: string };
   /** The worker's OCR process slots (ProcessSlots.shared), one limit for all its threads. */
   ocrSlots: SharedArrayBuffer;
   /** The pool's NativeCallGate.shared: the pool ends the threads only between native calls. */
