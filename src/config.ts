@@ -127,6 +127,13 @@ const envSchema = z.object({
   ENGINE_THREAD_MAX_MEMORY_MB: z.coerce.number().int().min(256).default(2048),
   /** The api answers 503 with Retry-After while its event loop's mean delay (sampled each second) is past this, in ms; 0: never. */
   MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(200),
+  /**
+   * On SIGTERM/SIGINT the api answers every new request 503 with Retry-After for this long, its
+   * listener still open, before it closes the listener and finishes the requests under way: a
+   * load balancer sees /ready fail and stops sending, and requests already on their way get an
+   * answer instead of a connection reset. 0: close at once.
+   */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   STUCK_TASK_MINUTES: positiveInt.default(60),
   SWEEP_INTERVAL_SECONDS: positiveInt.default(60),
   /** Delays between the attempts of a webhook delivery; the delivery fails after the last (default: 8 attempts over 27.5 h). */

@@ -7,7 +7,7 @@ import { createMailer, type MailMessage, type Mailer } from '../src/mail/mailer.
 import { verifySecret } from '../src/modules/auth/secret-hash.js';
 import { createWorkspace } from '../src/modules/tenants/tenants.service.js';
 import { deliverInvitation } from '../src/pipeline/deliver-invitation.js';
-import { QueueName } from '../src/pipeline/queues.js';
+import { jobId, QueueName } from '../src/pipeline/queues.js';
 import { sweep } from '../src/pipeline/sweeper.js';
 import { createTestContext, createTestTenant, testConfig, type TestContext, type TestTenant } from './support/context.js';
 import { pipelineDeps, startTestWorkers } from './support/pipeline.js';
@@ -219,14 +219,14 @@ describe('the mail job', () => {
     const queue = ctx.queues[QueueName.Mail];
     const [lost] = await invitationsOf(t.tenantId, 'lost@example.com');
     const [recent] = await invitationsOf(t.tenantId, 'recent@example.com');
-    expect(await queue.getJobState(`mail-${lost!.id}`)).toBe('waiting');
+    expect(await queue.getJobState(jobId.mail({ tenantId: t.tenantId, invitationId: lost!.id, jobKey: lost!.jobKey }))).toBe('waiting');
     await queue.obliterate({ force: true });
     await ctx.prisma.invitation.update({ where: { id: lost!.id }, data: { createdAt: new Date(Date.now() - 2 * 60_000) } });
 
     const report = await sweep(pipelineDeps(ctx), { tenantId: t.tenantId });
     expect(report.invitations).toEqual([lost!.id]);
-    expect(await queue.getJobState(`mail-${lost!.id}`)).toBe('waiting');
-    expect(await queue.getJobState(`mail-${recent!.id}`)).toBe('unknown');
+    expect(await queue.getJobState(jobId.mail({ tenantId: t.tenantId, invitationId: lost!.id, jobKey: lost!.jobKey }))).toBe('waiting');
+    expect(await queue.getJobState(jobId.mail({ tenantId: t.tenantId, invitationId: recent!.id, jobKey: recent!.jobKey }))).toBe('unknown');
     // A job that exists is not added twice.
     expect((await sweep(pipelineDeps(ctx), { tenantId: t.tenantId })).invitations).toEqual([]);
   });
