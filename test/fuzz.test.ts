@@ -117,6 +117,11 @@ function presetsFor(op: FuzzOperation): RequestPreset[] {
     case 'OPTIONS /files/{uploadId}':
     case 'OPTIONS /files':
       return [{ headers: TUS }];
+    // The invitation link opened as a browser does, with no Accept, and by a client that prefers JSON.
+    case 'GET /invitations/accept':
+      return [{ headers: { accept: BROWSER_ACCEPT } }, {}, { headers: { accept: 'application/json' } }, { headers: { accept: 'application/problem+json' } }];
+    case 'POST /invitations/accept':
+      return [{}, { headers: { accept: 'application/json' } }];
     default:
       return [];
   }
@@ -154,13 +159,18 @@ function hintsFor(): Map<string, unknown[]> {
 
 /**
  * The invitation link is a page for a browser: an unusable invitation (400 unknown, 410 used or
- * expired) is explained on an HTML page with that status (README, "Users and invitations").
+ * expired) is explained on an HTML page with that status (README, "Users and invitations"), unless
+ * the client's Accept names a JSON type (then it is a problem body like any other refusal).
  */
 function isDocumentedHtmlPage(op: FuzzOperation, req: FuzzRequest, res: LightMyRequestResponse): boolean {
   const html = String(res.headers['content-type'] ?? '').startsWith('text/html');
   const formOrPage = req.method !== 'POST' || (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
-  return op.path === '/invitations/accept' && html && formOrPage && (res.statusCode === 400 || res.statusCode === 410);
+  const asksForJson = Object.entries(req.headers).some(([name, value]) => name.toLowerCase() === 'accept' && /json/i.test(value));
+  return op.path === '/invitations/accept' && html && formOrPage && !asksForJson && (res.statusCode === 400 || res.statusCode === 410);
 }
+
+/** What a browser sends when it follows a link. */
+const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
 beforeAll(async () => {
   a = await createTenantObjects(ctx);
