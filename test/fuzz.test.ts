@@ -48,6 +48,8 @@ const ctx = await createTestContext({
   SOURCE_URL_CHECK_TIMEOUT_MS: '300',
   RATE_LIMIT_PER_MINUTE: '1000000',
   RATE_LIMIT_HEAVY_PER_MINUTE: '1000000',
+  // Failed logins are answers to fuzz like any other, not a spray to stop after 30.
+  LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: '1000000',
   PUBLIC_BASE_URL: 'http://docproc.fuzz.test',
 });
 const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json() as OpenApiDocument;
