@@ -3,6 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import { Server, type CancellationContext } from '@tus/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PROBLEM_CONTENT_TYPE, problemBody, type ProblemBody } from '../../http/error-handler.js';
+import { defaultTitles } from '../../http/problem.js';
 
 /** The detail of a 500: the TUS server's own text may carry internal error messages. */
 const INTERNAL_DETAIL = 'An unexpected error occurred; quote the traceId when reporting it';
@@ -19,7 +20,7 @@ function tusProblem(request: FastifyRequest, tusStatus: number, tusText: string)
   const where = { instance: request.url.split('?')[0] ?? null, traceId: String(request.id) };
   if (tusStatus === UNSUPPORTED_EXTENSION) return problemBody(400, tusText.trim(), where, { title: 'UnsupportedExtension' });
   const detail = tusStatus === 500 ? INTERNAL_DETAIL : tusText.trim() || (STATUS_CODES[tusStatus] ?? 'Error');
-  return problemBody(tusStatus, detail, where);
+  return problemBody(tusStatus, detail, where, { title: defaultTitles[tusStatus] ?? STATUS_CODES[tusStatus] });
 }
 
 /**
