@@ -110,6 +110,8 @@ const envSchema = z.object({
   /** Failed /connect/token attempts per client id, and per client address, per minute (then 429). */
   TOKEN_FAILURES_PER_CLIENT_PER_MINUTE: positiveInt.default(10),
   TOKEN_FAILURES_PER_ADDRESS_PER_MINUTE: positiveInt.default(30),
+  /** Failed reviewer logins per client address per minute, whatever the emails (then 429): password spraying. */
+  LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: positiveInt.default(30),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Document Processing <no-reply@localhost>'),
   PREPROCESS_CONCURRENCY: positiveInt.default(2),
