@@ -15,6 +15,7 @@ const UNIT = [
   'test/semaphore.test.ts',
   'test/import-cycles.test.ts',
   'test/prisma-in-repositories.test.ts',
+  'test/docs-links.test.ts',
 ];
 
 export default defineConfig({

@@ -110,6 +110,8 @@ const envSchema = z.object({
   /** Failed /connect/token attempts per client id, and per client address, per minute (then 429). */
   TOKEN_FAILURES_PER_CLIENT_PER_MINUTE: positiveInt.default(10),
   TOKEN_FAILURES_PER_ADDRESS_PER_MINUTE: positiveInt.default(30),
+  /** Failed reviewer logins per client address per minute, whatever the emails (then 429): password spraying. */
+  LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: positiveInt.default(30),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Document Processing <no-reply@localhost>'),
   PREPROCESS_CONCURRENCY: positiveInt.default(2),
@@ -127,6 +129,13 @@ const envSchema = z.object({
   ENGINE_THREAD_MAX_MEMORY_MB: z.coerce.number().int().min(256).default(2048),
   /** The api answers 503 with Retry-After while its event loop's mean delay (sampled each second) is past this, in ms; 0: never. */
   MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(200),
+  /**
+   * On SIGTERM/SIGINT the api answers every new request 503 with Retry-After for this long, its
+   * listener still open, before it closes the listener and finishes the requests under way: a
+   * load balancer sees /ready fail and stops sending, and requests already on their way get an
+   * answer instead of a connection reset. 0: close at once.
+   */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   STUCK_TASK_MINUTES: positiveInt.default(60),
   SWEEP_INTERVAL_SECONDS: positiveInt.default(60),
   /** Delays between the attempts of a webhook delivery; the delivery fails after the last (default: 8 attempts over 27.5 h). */
@@ -147,9 +156,11 @@ const envSchema = z.object({
    * where PATH has none (media-tools.ts); false: the system's only.
    */
   BUNDLED_MEDIA_TOOLS: flag.default(true),
-  /** Optional OpenAI-compatible /v1/audio/transcriptions endpoint for languages pocketsphinx lacks. */
+  /** Optional OpenAI-compatible /v1/audio/transcriptions endpoint (a Whisper server): transcribes every language, English included, instead of pocketsphinx. */
   ASR_URL: z.url().optional(),
   ASR_API_KEY: z.string().optional(),
+  /** The `model` sent to ASR_URL (faster-whisper servers load the one named); unset: whisper-1. */
+  ASR_MODEL: z.string().min(1).optional(),
   /** Prometheus metrics: on a listener of their own at this port (api and worker processes alike). */
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /** Bearer token scrapers must send: /metrics on the api port when METRICS_PORT is unset, else on METRICS_PORT. */

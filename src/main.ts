@@ -6,6 +6,7 @@
  *   workspace create --tenant ID --name N --template <TemplateType name>
  *   client rotate-secret --tenant ID
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
@@ -116,8 +117,14 @@ async function runRole(config: Config, role: 'serve' | 'worker' | 'dev'): Promis
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: draining requests and finishing active jobs');
-    const force = setTimeout(() => process.exit(1), 60_000).unref();
-    await running.app?.close();
+    const force = setTimeout(() => process.exit(1), 60_000 + config.SHUTDOWN_DRAIN_MS).unref();
+    if (running.app) {
+      // Requests arriving with the signal are answered 503 with Retry-After while the listener
+      // stays open; closing it at once would reset them (edge-errors.ts installDrainRefusal).
+      running.app.drain();
+      await delay(config.SHUTDOWN_DRAIN_MS);
+      await running.app.close();
+    }
     await running.workers?.close();
     await running.metricsServer?.close();
     await running.services.close();

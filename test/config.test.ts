@@ -40,10 +40,11 @@ describe('configuration', () => {
     }
   });
 
-  it('limits failed token attempts by default', () => {
+  it('limits failed token attempts and failed logins by default', () => {
     const config = loadConfig({});
     expect(config.TOKEN_FAILURES_PER_CLIENT_PER_MINUTE).toBe(10);
     expect(config.TOKEN_FAILURES_PER_ADDRESS_PER_MINUTE).toBe(30);
+    expect(config.LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE).toBe(30);
   });
 
   it('keeps files locally by default; an S3 store needs its bucket, and access keys go in pairs', () => {

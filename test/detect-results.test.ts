@@ -15,7 +15,7 @@ import { StaleJobError } from '../src/pipeline/task-transitions.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
 import { speech, numberedPagesPdf } from './support/fixtures.js';
-import { pipelineDeps, startTestWorkers, waitForFinalStatus } from './support/pipeline.js';
+import { jobOfTask, pipelineDeps, startTestWorkers, waitForFinalStatus } from './support/pipeline.js';
 import { createUser, seedDocumentTask, userHeaders } from './support/review.js';
 import { runStarvedScript } from './support/starved-process.js';
 import { createTask } from './support/tasks.js';
@@ -117,7 +117,7 @@ describe('detect in an engine thread', () => {
       expect(exported.json().pages).toHaveLength(LONG_PAGES);
       const chunks = await ctx.prisma.documentChunk.findMany({ where: { taskId }, select: { chunkNumber: true, restartCount: true }, orderBy: { chunkNumber: 'asc' } });
       expect(chunks).toEqual(Array.from({ length: LONG_PAGES }, (_, i) => ({ chunkNumber: i + 1, restartCount: 0 })));
-      const job = await ctx.queues.detect.getJob(jobId.detect({ tenantId: t.tenantId, taskId, restartCount: 0 }));
+      const job = await ctx.queues.detect.getJob(jobId.detect(await jobOfTask(ctx, taskId)));
       expect(job?.progress).toMatchObject({ storedChunks: LONG_PAGES, pagesProcessed: expect.any(Number) });
     } finally {
       await workers.close();

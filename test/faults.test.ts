@@ -1,6 +1,6 @@
 /**
- * Infrastructure faults (issue 11): Redis flushed or restarted empty, Postgres restarted or its
- * sessions killed, the network to Postgres dropped. Every fault is made on a Postgres and a
+ * Infrastructure faults: Redis flushed or restarted empty, Postgres restarted or its sessions
+ * killed, the network to Postgres dropped, the database recreated while Redis keeps its jobs. Every fault is made on a Postgres and a
  * redis-server of this file's own, never on the machine's shared services.
  */
 import path from 'node:path';
@@ -9,8 +9,11 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
+import { migrate } from '../src/db/migrate.js';
 import { createPrisma } from '../src/db/prisma.js';
+import { ensureDatabase } from '../src/dev/embedded-postgres.js';
 import { TaskStatus } from '../src/domain/enums.js';
+import { QueueName } from '../src/pipeline/queues.js';
 import { SWEEP_LOCK_KEY } from '../src/pipeline/sweep-schedule.js';
 import { startWorkers, type WorkerPool } from '../src/pipeline/worker.js';
 import { createClientSecretCache, createServices, type Services } from '../src/runtime/services.js';
@@ -53,13 +56,16 @@ function errorText(err: unknown): string {
   return JSON.stringify({ name: e.name, message: e.message, code: e.code, meta: e.meta, cause: e.cause });
 }
 
-async function startStack(): Promise<Stack> {
+/** The stack on this file's Postgres and Redis; `on` another database of that Postgres, with files of its own. */
+async function startStack(on: { databaseUrl: string; dataDir?: string } = { databaseUrl: infra.postgres.url }): Promise<Stack> {
   const config = breakableConfig(infra, {
+    DATABASE_URL: on.databaseUrl,
+    ...(on.dataDir ? { DATA_DIR: on.dataDir } : {}),
     SWEEP_INTERVAL_SECONDS: '1',
     // One pre-processing job at a time: the tasks behind a slow one stay queued while a fault hits.
     PREPROCESS_CONCURRENCY: '1',
   });
-  const services = await createServices(config, { databaseUrl: infra.postgres.url, redisUrl: infra.redis.url });
+  const services = await createServices(config, { databaseUrl: on.databaseUrl, redisUrl: infra.redis.url });
   const errors: string[] = [];
   const app = await buildApp(services);
   app.addHook('onError', async (_request, _reply, err) => void errors.push(errorText(err)));
@@ -73,7 +79,7 @@ async function startStack(): Promise<Stack> {
       lockDurationMs: 3000,
       // The worker's own timer sweeps (nothing here calls the sweep); a short grace so that lost
       // jobs are delivered again within seconds instead of the production 30 s.
-      sweep: { everyMs: config.SWEEP_INTERVAL_SECONDS * 1000, databaseUrl: infra.postgres.url, redeliveryGraceMs: 1000 },
+      sweep: { everyMs: config.SWEEP_INTERVAL_SECONDS * 1000, databaseUrl: on.databaseUrl, redeliveryGraceMs: 1000 },
     },
   );
   return { services, prisma: services.prisma, app, workers, logs, errors };
@@ -88,10 +94,14 @@ beforeAll(async () => {
   stack = await startStack();
 });
 
+async function closeStack(closing: Stack): Promise<void> {
+  await closing.workers.close();
+  await closing.app.close();
+  await closing.services.close();
+}
+
 afterAll(async () => {
-  await stack?.workers.close();
-  await stack?.app.close();
-  await stack?.services.close();
+  if (stack) await closeStack(stack);
   await files?.close();
   await infra?.close();
 });
@@ -332,4 +342,55 @@ describe('Postgres goes away', () => {
       await proxy.close();
     }
   });
+});
+
+describe('the database recreated while Redis keeps the finished jobs', () => {
+  it('processes tasks and sends invitations whose ids repeat those of jobs Redis keeps from the database before', async () => {
+    // The database before: tasks processed and an invitation mailed, their jobs kept in Redis as finished.
+    const t = await createTestTenant(stack);
+    const before = [await submit(t, '/doc.pdf'), await submit(t, '/doc.pdf')];
+    for (const id of before) await expectReviewedOnce(id);
+    const invited = await stack.app.inject({ method: 'POST', url: `${external}/tenant/inviteusers`, headers: t.headers, payload: { users: [{ email: 'before@example.com', roleName: 'Viewer' }] } });
+    expect(invited.statusCode, invited.body).toBe(204);
+    const [mailedBefore] = await stack.prisma.invitation.findMany({ where: { tenantId: t.tenantId } });
+    await waitFor(async () => ((await stack.prisma.invitation.findUniqueOrThrow({ where: { id: mailedBefore!.id } })).mailSentAt ? true : undefined), 'the first invitation to be mailed', 100, 100);
+    const kept = await stack.services.queues[QueueName.Detect].getJobCounts('completed');
+    expect(kept.completed, 'finished detect jobs kept in Redis').toBeGreaterThanOrEqual(before.length);
+
+    // The old service is gone; a new database on the same Postgres, migrated from scratch, and a
+    // new service on it with the same Redis and the same queues. Its ids start where those of the
+    // old database did (a fresh database from a small one, or a restore from an older backup).
+    await closeStack(stack);
+    const recreatedUrl = new URL(infra.postgres.url);
+    recreatedUrl.pathname = '/docproc_faults_recreated';
+    await ensureDatabase(infra.postgres.url, 'docproc_faults_recreated');
+    await migrate(recreatedUrl.toString());
+    const admin = new pg.Client({ connectionString: recreatedUrl.toString() });
+    await admin.connect();
+    try {
+      await admin.query(`SELECT setval('"Task_id_seq"', $1, false)`, [before[0]]);
+      await admin.query(`SELECT setval('"Invitation_id_seq"', $1, false)`, [mailedBefore!.id]);
+    } finally {
+      await admin.end();
+    }
+    const recreated = await startStack({ databaseUrl: recreatedUrl.toString(), dataDir: path.join(infra.dataDir, 'recreated') });
+    try {
+      const t2 = await createTestTenant(recreated);
+      const after = [await createTask(recreated.app, t2, files.url('/doc.pdf')), await createTask(recreated.app, t2, files.url('/doc.pdf'))];
+      expect(after, 'task ids of the new database repeat those of the old one').toEqual(before);
+      for (const id of after) {
+        const task = await waitForFinalStatus(recreated, id, 60_000);
+        expect(task.taskStatus, `task ${id}: ${task.failureReason ?? ''}`).toBe(TaskStatus.ToReview);
+        expect(task.warning).toBe(false);
+      }
+      const again = await recreated.app.inject({ method: 'POST', url: `${external}/tenant/inviteusers`, headers: t2.headers, payload: { users: [{ email: 'after@example.com', roleName: 'Viewer' }] } });
+      expect(again.statusCode, again.body).toBe(204);
+      const [invitation] = await recreated.prisma.invitation.findMany({ where: { tenantId: t2.tenantId } });
+      expect(invitation!.id, 'invitation id of the new database repeats that of the old one').toBe(mailedBefore!.id);
+      await waitFor(async () => ((await recreated.prisma.invitation.findUniqueOrThrow({ where: { id: invitation!.id } })).mailSentAt ? true : undefined), 'the invitation of the new database to be mailed', 150, 200);
+    } finally {
+      await closeStack(recreated);
+      stack = await startStack();
+    }
+  }, 180_000);
 });

@@ -48,6 +48,8 @@ const ctx = await createTestContext({
   SOURCE_URL_CHECK_TIMEOUT_MS: '300',
   RATE_LIMIT_PER_MINUTE: '1000000',
   RATE_LIMIT_HEAVY_PER_MINUTE: '1000000',
+  // Failed logins are answers to fuzz like any other, not a spray to stop after 30.
+  LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: '1000000',
   PUBLIC_BASE_URL: 'http://docproc.fuzz.test',
 });
 const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json() as OpenApiDocument;
@@ -117,6 +119,11 @@ function presetsFor(op: FuzzOperation): RequestPreset[] {
     case 'OPTIONS /files/{uploadId}':
     case 'OPTIONS /files':
       return [{ headers: TUS }];
+    // The invitation link opened as a browser does, with no Accept, and by a client that prefers JSON.
+    case 'GET /invitations/accept':
+      return [{ headers: { accept: BROWSER_ACCEPT } }, {}, { headers: { accept: 'application/json' } }, { headers: { accept: 'application/problem+json' } }];
+    case 'POST /invitations/accept':
+      return [{}, { headers: { accept: 'application/json' } }];
     default:
       return [];
   }
@@ -154,13 +161,18 @@ function hintsFor(): Map<string, unknown[]> {
 
 /**
  * The invitation link is a page for a browser: an unusable invitation (400 unknown, 410 used or
- * expired) is explained on an HTML page with that status (README, "Users and invitations").
+ * expired) is explained on an HTML page with that status (README, "Users and invitations"), unless
+ * the client's Accept names a JSON type (then it is a problem body like any other refusal).
  */
 function isDocumentedHtmlPage(op: FuzzOperation, req: FuzzRequest, res: LightMyRequestResponse): boolean {
   const html = String(res.headers['content-type'] ?? '').startsWith('text/html');
   const formOrPage = req.method !== 'POST' || (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
-  return op.path === '/invitations/accept' && html && formOrPage && (res.statusCode === 400 || res.statusCode === 410);
+  const asksForJson = Object.entries(req.headers).some(([name, value]) => name.toLowerCase() === 'accept' && /json/i.test(value));
+  return op.path === '/invitations/accept' && html && formOrPage && !asksForJson && (res.statusCode === 400 || res.statusCode === 410);
 }
+
+/** What a browser sends when it follows a link. */
+const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
 beforeAll(async () => {
   a = await createTenantObjects(ctx);

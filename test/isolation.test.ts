@@ -302,6 +302,20 @@ const cases: Record<string, IsolationCase> = {
         },
         status: 404,
       },
+      // Concatenation of A's uploads into one of B's: refused as an extension not offered, whichever uploads it names.
+      {
+        request: {
+          method: 'POST',
+          url: '/files',
+          headers: {
+            ...client(),
+            'tus-resumable': '1.0.0',
+            'upload-metadata': `filetype ${Buffer.from('application/pdf').toString('base64')}`,
+            'upload-concat': `final;/files/${t.finishedUploadId} /files/${t.openUploadId}`,
+          },
+        },
+        status: 400,
+      },
     ],
   },
   'HEAD /files/:uploadId': {

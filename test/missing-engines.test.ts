@@ -20,7 +20,7 @@ import { jobId, QueueName } from '../src/pipeline/queues.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
 import { speech } from './support/fixtures.js';
-import { startWorkerProcess, waitForFinalStatus } from './support/pipeline.js';
+import { jobOfTask, startWorkerProcess, waitForFinalStatus } from './support/pipeline.js';
 import { exited } from './support/processes.js';
 import { createTask } from './support/tasks.js';
 
@@ -113,7 +113,7 @@ describe('a recording on a machine without an engine it needs', () => {
     );
     expect(await shownFailureReasons(t, taskId)).toEqual(Array(4).fill(status.failureReason));
     // No retry: a second attempt could not find it either.
-    expect(await attemptsOf(QueueName.PreprocessLow, jobId.preprocess({ tenantId: t.tenantId, taskId, restartCount: 0 }))).toBe(1);
+    expect(await attemptsOf(QueueName.PreprocessLow, jobId.preprocess(await jobOfTask(ctx, taskId)))).toBe(1);
   });
 
   it('fails at once, in recognition, when neither pocketsphinx nor ASR_URL is there, saying so', { timeout: 120_000 }, async () => {
@@ -127,7 +127,7 @@ describe('a recording on a machine without an engine it needs', () => {
     expect(status.taskStatus).toBe(TaskStatus.RecognitionFailed);
     expect(status.failureReason).toMatch(/^no speech engine for en-US: pocketsphinx is not installed .* and ASR_URL .* is not set$/);
     expect(await shownFailureReasons(t, taskId)).toEqual(Array(4).fill(status.failureReason));
-    expect(await attemptsOf(QueueName.Detect, jobId.detect({ tenantId: t.tenantId, taskId, restartCount: 0 }))).toBe(1);
+    expect(await attemptsOf(QueueName.Detect, jobId.detect(await jobOfTask(ctx, taskId)))).toBe(1);
   });
 
   describe('with ASR_URL', () => {

@@ -3,13 +3,13 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { TaskStatus } from '../src/domain/enums.js';
-import { closeQueues, createQueues, enqueueDetect, QueueName } from '../src/pipeline/queues.js';
+import { closeQueues, createQueues, enqueueDetect, jobId, QueueName } from '../src/pipeline/queues.js';
 import { sweep } from '../src/pipeline/sweeper.js';
 import { createQueueRedis, createRedis } from '../src/runtime/services.js';
 import { blobStoreEnv, createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
 import { numberedPagesPdf } from './support/fixtures.js';
-import { pipelineDeps, startTestWorkers, waitForFinalStatus } from './support/pipeline.js';
+import { jobOfTask, pipelineDeps, startTestWorkers, waitForFinalStatus } from './support/pipeline.js';
 import { exited, repoRoot } from './support/processes.js';
 import { createTask } from './support/tasks.js';
 
@@ -78,7 +78,7 @@ describe('no task is ever lost', () => {
       deadRedis.disconnect();
       await closeQueues(deadQueues).catch(() => undefined);
     }
-    expect(await ctx.queues[QueueName.PreprocessLow].getJob(`pre-${taskId}-0`)).toBeUndefined();
+    expect(await ctx.queues[QueueName.PreprocessLow].getJob(jobId.preprocess(await jobOfTask(ctx, taskId)))).toBeUndefined();
     expect((await sweepSoon(t)).redelivered).toContain(taskId);
     const workers = await startTestWorkers(ctx);
     try {
@@ -111,7 +111,7 @@ describe('no task is ever lost', () => {
     try {
       await expectProcessedOnce(taskId);
       // The job was taken over from the dead worker, not merely run once by a live one.
-      const job = await ctx.queues[QueueName.PreprocessLow].getJob(`pre-${taskId}-0`);
+      const job = await ctx.queues[QueueName.PreprocessLow].getJob(jobId.preprocess(await jobOfTask(ctx, taskId)));
       expect(job?.stalledCounter).toBeGreaterThanOrEqual(1);
     } finally {
       await workers.close();
@@ -124,10 +124,11 @@ describe('no task is ever lost', () => {
     await ctx.queues[QueueName.PreprocessLow].obliterate({ force: true });
     // A detect job that completes without touching the task (it is not in a detect status yet).
     await ctx.prisma.task.update({ where: { id: taskId }, data: { taskStatus: TaskStatus.ToReview } });
-    await enqueueDetect(ctx.queues, 1, { tenantId: t.tenantId, taskId, restartCount: 0 });
+    const job = await jobOfTask(ctx, taskId);
+    await enqueueDetect(ctx.queues, 1, job);
     const workers = await startTestWorkers(ctx);
     try {
-      for (let i = 0; i < 100 && (await ctx.queues[QueueName.Detect].getJobState(`det-${taskId}-0`)) !== 'completed'; i += 1) {
+      for (let i = 0; i < 100 && (await ctx.queues[QueueName.Detect].getJobState(jobId.detect(job))) !== 'completed'; i += 1) {
         await new Promise((r) => setTimeout(r, 100));
       }
     } finally {

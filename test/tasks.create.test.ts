@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IntegrationStatus, TaskStatus, TemplateType } from '../src/domain/enums.js';
-import { QueueName } from '../src/pipeline/queues.js';
+import { jobId, QueueName } from '../src/pipeline/queues.js';
 import { createWorkspace } from '../src/modules/tenants/tenants.service.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
 import { numberedPagesPdf } from './support/fixtures.js';
+import { jobOfTask } from './support/pipeline.js';
 import { expectProblem } from './support/problem.js';
 
 let ctx: TestContext;
@@ -55,8 +56,9 @@ describe('create task: accepted requests', () => {
     expect(row.metadata).toEqual({ SentByEmail: 'a@b.co', k: 'v' });
     expect(row.externalIntegrationStatus).toBe('never');
     expect((row.request as { context: { url: string } }).context.url).toBe(files.url('/doc.pdf'));
-    const job = await ctx.queues[QueueName.PreprocessLow].getJob(`pre-${body.taskId}-0`);
-    expect(job?.data).toEqual({ tenantId: t.tenantId, taskId: body.taskId, restartCount: 0 });
+    const job = await ctx.queues[QueueName.PreprocessLow].getJob(jobId.preprocess(await jobOfTask(ctx, body.taskId)));
+    expect(job?.data).toEqual({ tenantId: t.tenantId, taskId: body.taskId, restartCount: 0, jobKey: row.jobKey });
+    expect(row.jobKey).toMatch(/^[0-9a-f-]{36}$/);
     // The URL was checked before acceptance.
     expect(files.requests).toContain('HEAD /doc.pdf');
   });
@@ -83,8 +85,9 @@ describe('create task: accepted requests', () => {
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ externalId: 'ERP-1', batchId: batch.batchId, taskAssignment: { assignedUsers: ['rev1@example.com', 'rev2@example.com'], order: 1 } });
-    expect(await ctx.queues[QueueName.PreprocessHigh].getJob(`pre-${body.taskId}-0`)).toBeDefined();
-    expect(await ctx.queues[QueueName.PreprocessLow].getJob(`pre-${body.taskId}-0`)).toBeUndefined();
+    const id = jobId.preprocess(await jobOfTask(ctx, body.taskId));
+    expect(await ctx.queues[QueueName.PreprocessHigh].getJob(id)).toBeDefined();
+    expect(await ctx.queues[QueueName.PreprocessLow].getJob(id)).toBeUndefined();
     const assignments = await ctx.prisma.taskAssignment.findMany({ where: { taskId: body.taskId }, orderBy: { position: 'asc' } });
     expect(assignments.map((a) => a.email)).toEqual(['rev1@example.com', 'rev2@example.com']);
   });

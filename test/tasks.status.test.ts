@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IntegrationStatus, TaskStatus } from '../src/domain/enums.js';
-import { QueueName } from '../src/pipeline/queues.js';
+import { jobId, QueueName } from '../src/pipeline/queues.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
 import { numberedPagesPdf } from './support/fixtures.js';
 import { streamTasks } from '../src/modules/tasks/tasks.repository.js';
 import { taskListQuery } from '../src/modules/tasks/tasks.schemas.js';
+import { jobOfTask } from './support/pipeline.js';
 import { expectProblem } from './support/problem.js';
 import { createTask } from './support/tasks.js';
 
@@ -181,7 +182,9 @@ describe('PATCH sdtask/restartprocessing', () => {
     expect(status.preProcessingStartedOn).not.toBeNull();
     expect(await ctx.prisma.documentChunk.count({ where: { taskId } })).toBe(0);
     expect((await ctx.prisma.taskAssignment.findFirstOrThrow({ where: { taskId } })).reviewState).toBe(0);
-    expect(await ctx.queues[QueueName.PreprocessLow].getJob(`pre-${taskId}-1`)).toBeDefined();
+    const rerun = await jobOfTask(ctx, taskId);
+    expect(rerun.restartCount).toBe(1);
+    expect(await ctx.queues[QueueName.PreprocessLow].getJob(jobId.preprocess(rerun))).toBeDefined();
 
     await ctx.app.inject({ method: 'PATCH', url: `${base}/restartprocessing?taskId=${taskId}`, headers: t.headers });
     expect((await get(t, `${base}/status?taskid=${taskId}`)).json().restartCount).toBe(2);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant } from '../src/modules/tenants/tenants.service.js';
+import { freshAddress } from './support/addresses.js';
 import { createTestContext, createTestTenant, type TestContext } from './support/context.js';
 import { expectProblem } from './support/problem.js';
 
@@ -15,12 +16,6 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => ctx.close());
-
-/** Counters are per address in a Redis shared with other test files: each test uses addresses of its own. */
-function freshAddress(): string {
-  const bytes = randomUUID().replace(/-/g, '').slice(0, 6);
-  return `10.${parseInt(bytes.slice(0, 2), 16)}.${parseInt(bytes.slice(2, 4), 16)}.${parseInt(bytes.slice(4, 6), 16)}`;
-}
 
 function tokenRequest(clientId: string, clientSecret: string, remoteAddress: string, headers: Record<string, string> = {}) {
   return ctx.app.inject({

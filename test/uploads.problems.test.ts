@@ -48,8 +48,25 @@ describe('TUS protocol errors', () => {
     expectTusProblem(await post({ 'tus-resumable': '1.0.0' }), 400, /Upload-Length/);
     expectTusProblem(await post({ 'tus-resumable': '1.0.0', 'upload-length': 'ten' }), 400, /upload-length/i);
     expectTusProblem(await post({ 'tus-resumable': '1.0.0', 'upload-length': String(ctx.config.MAX_SOURCE_BYTES + 1) }), 413);
-    const concat = expectTusProblem(await post({ 'tus-resumable': '1.0.0', 'upload-length': '10', 'upload-concat': 'partial' }), 501);
-    expect(concat.title).toBe('Not Implemented');
+  });
+
+  it('refuses concatenation (Upload-Concat), which it does not offer, with a 400 problem', async () => {
+    const t = await createTestTenant(ctx);
+    const first = await createUpload(t, 8);
+    const options = await ctx.app.inject({ method: 'OPTIONS', url: '/files', headers: { 'tus-resumable': '1.0.0' } });
+    expect(String(options.headers['tus-extension'])).toContain('creation');
+    expect(String(options.headers['tus-extension'])).not.toContain('concatenation');
+    const post = (concat: string) =>
+      ctx.app.inject({ method: 'POST', url: '/files', headers: tusHeaders(t, { 'upload-length': '10', 'upload-metadata': PDF_METADATA, 'upload-concat': concat }) });
+    for (const concat of ['partial', `final;${first} ${first}`, 'final;/files/unknown']) {
+      const body = expectTusProblem(await post(concat), 400, /Concatenation/);
+      expect(body.title).toBe('UnsupportedExtension');
+      expect(body.type).toBe('https://tools.ietf.org/html/rfc7231#section-6.5.1');
+    }
+    // A value that is no Upload-Concat at all is an invalid header, as before.
+    expectTusProblem(await post('x'), 400, /upload-concat/i);
+    // Nothing was created.
+    expect(await ctx.prisma.upload.count({ where: { tenantId: t.tenantId } })).toBe(1);
   });
 
   it('answers chunk errors with problem bodies', async () => {

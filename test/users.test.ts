@@ -7,7 +7,7 @@ import { createMailer, type MailMessage, type Mailer } from '../src/mail/mailer.
 import { verifySecret } from '../src/modules/auth/secret-hash.js';
 import { createWorkspace } from '../src/modules/tenants/tenants.service.js';
 import { deliverInvitation } from '../src/pipeline/deliver-invitation.js';
-import { QueueName } from '../src/pipeline/queues.js';
+import { jobId, QueueName } from '../src/pipeline/queues.js';
 import { sweep } from '../src/pipeline/sweeper.js';
 import { createTestContext, createTestTenant, testConfig, type TestContext, type TestTenant } from './support/context.js';
 import { pipelineDeps, startTestWorkers } from './support/pipeline.js';
@@ -219,14 +219,14 @@ describe('the mail job', () => {
     const queue = ctx.queues[QueueName.Mail];
     const [lost] = await invitationsOf(t.tenantId, 'lost@example.com');
     const [recent] = await invitationsOf(t.tenantId, 'recent@example.com');
-    expect(await queue.getJobState(`mail-${lost!.id}`)).toBe('waiting');
+    expect(await queue.getJobState(jobId.mail({ tenantId: t.tenantId, invitationId: lost!.id, jobKey: lost!.jobKey }))).toBe('waiting');
     await queue.obliterate({ force: true });
     await ctx.prisma.invitation.update({ where: { id: lost!.id }, data: { createdAt: new Date(Date.now() - 2 * 60_000) } });
 
     const report = await sweep(pipelineDeps(ctx), { tenantId: t.tenantId });
     expect(report.invitations).toEqual([lost!.id]);
-    expect(await queue.getJobState(`mail-${lost!.id}`)).toBe('waiting');
-    expect(await queue.getJobState(`mail-${recent!.id}`)).toBe('unknown');
+    expect(await queue.getJobState(jobId.mail({ tenantId: t.tenantId, invitationId: lost!.id, jobKey: lost!.jobKey }))).toBe('waiting');
+    expect(await queue.getJobState(jobId.mail({ tenantId: t.tenantId, invitationId: recent!.id, jobKey: recent!.jobKey }))).toBe('unknown');
     // A job that exists is not added twice.
     expect((await sweep(pipelineDeps(ctx), { tenantId: t.tenantId })).invitations).toEqual([]);
   });
@@ -259,6 +259,44 @@ describe('accepting an invitation', () => {
     expect((await accept({ token, name: 'Ann', password: PASSWORD })).statusCode).toBe(204);
     expectProblem(await accept({ token, name: 'Mallory', password: 'another password' }), 410, 'InvitationUsed');
     expect(await ctx.prisma.user.findFirstOrThrow({ where: { tenantId: t.tenantId } })).toMatchObject({ name: 'Ann' });
+  });
+
+  it('explains an unusable link on a page to browsers, and in a problem body to clients that prefer JSON', async () => {
+    const t = await createTestTenant(ctx);
+    const { token, invitationId } = await invitedToken(t, 'ann@example.com');
+    const page = (query: string, accept?: string) =>
+      ctx.app.inject({ method: 'GET', url: `/invitations/accept?${query}`, headers: accept === undefined ? {} : { accept } });
+    const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
+    const wantsJson = ['application/json', 'application/problem+json', 'application/json, text/plain, */*', 'text/html;q=0.5, application/json', 'application/*'];
+    const wantsPage = [undefined, browser, '*/*', 'text/html', 'application/json, text/html', 'application/json;q=0.5, text/html', 'application/json;q=0', 'application/json;q=x, text/html'];
+
+    for (const accept of wantsJson) {
+      const res = await page('token=unknown-token', accept);
+      expectProblem(res, 400, 'InvalidInvitation');
+      expect(res.headers['cache-control'], accept).toBe('no-store');
+    }
+    for (const accept of wantsPage) {
+      const res = await page('token=unknown-token', accept);
+      expect(res.statusCode, accept).toBe(400);
+      expect(res.headers['content-type'], accept).toMatch(/^text\/html/);
+      expect(res.body).toContain('<!doctype html>');
+    }
+    // A usable link is the form whatever the client prefers: it is a page or nothing.
+    const form = await page(`token=${token}`, 'application/json');
+    expect(form.statusCode).toBe(200);
+    expect(form.headers['content-type']).toMatch(/^text\/html/);
+
+    await ctx.prisma.invitation.update({ where: { id: invitationId }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expectProblem(await page(`token=${token}`, 'application/json'), 410, 'InvitationExpired');
+    expect((await page(`token=${token}`, browser)).headers['content-type']).toMatch(/^text\/html/);
+    // The form's own post, sent by a client that prefers JSON, is refused the same way.
+    const posted = await ctx.app.inject({
+      method: 'POST',
+      url: '/invitations/accept',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      payload: new URLSearchParams({ token, name: 'Ann', password: PASSWORD }).toString(),
+    });
+    expectProblem(posted, 410, 'InvitationExpired');
   });
 
   it('does not let an older link of an accepted user reset the password', async () => {

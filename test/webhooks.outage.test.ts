@@ -77,10 +77,10 @@ describe('Redis losing the jobs', () => {
         const d = await onlyDelivery(hook.webhookId);
         return d.dispatchedAt ? d : undefined;
       }, 'the delivery to be handed to the queue');
-      expect(await queue.getJobState(jobId.webhook({ deliveryId: queued.id, attempt: 0 }))).toMatch(/^(waiting|paused)$/);
+      expect(await queue.getJobState(jobId.webhook({ deliveryId: queued.id, attempt: 0, jobKey: queued.jobKey }))).toMatch(/^(waiting|paused)$/);
       // The flush takes the job, and the pause with it.
       await infra.redis.flushAll();
-      expect(await queue.getJobState(jobId.webhook({ deliveryId: queued.id, attempt: 0 }))).toBe('unknown');
+      expect(await queue.getJobState(jobId.webhook({ deliveryId: queued.id, attempt: 0, jobKey: queued.jobKey }))).toBe('unknown');
       const [request] = await receiver.waitForRequests(hook.path, 1);
       const event = verifiedEvent(request!, hook.secret);
       expect(event.type === 'upload.completed' && event.data.upload.uploadId).toBe(uploadId);
@@ -101,7 +101,7 @@ describe('Redis losing the jobs', () => {
       return d.attempts === 1 && d.dispatchedAt && d.lastStatusCode === 503 ? d : undefined;
     }, 'the retry to wait in Redis');
     const queue = services.queues[QueueName.Webhook];
-    expect(await queue.getJobState(jobId.webhook({ deliveryId: waiting.id, attempt: 1 }))).toBe('delayed');
+    expect(await queue.getJobState(jobId.webhook({ deliveryId: waiting.id, attempt: 1, jobKey: waiting.jobKey }))).toBe('delayed');
     await infra.redis.flushAll();
     const requests = await receiver.waitForRequests(hook.path, 2);
     expect(requests.map((r) => r.status)).toEqual([503, 200]);

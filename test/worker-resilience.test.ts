@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskStatus } from '../src/domain/enums.js';
 import { taskBlobKey } from '../src/pipeline/pipeline-deps.js';
-import { enqueueDetect, enqueuePreprocess, QueueName } from '../src/pipeline/queues.js';
+import { enqueueDetect, enqueuePreprocess, jobId, QueueName, taskJob } from '../src/pipeline/queues.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
 import { uploadFiles } from '../src/modules/uploads/upload-storage.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
@@ -103,20 +103,20 @@ describe('no error of a job ends a worker process', () => {
       sourceBlobKey: missingKey('source'),
       sourceMimeType: 'application/pdf',
     });
-    await enqueuePreprocess(ctx.queues, 1, { tenantId: t.tenantId, taskId: part.id, restartCount: 0 });
-    await enqueueDetect(ctx.queues, 1, { tenantId: t.tenantId, taskId: recognized.id, restartCount: 0 });
+    await enqueuePreprocess(ctx.queues, 1, taskJob(part));
+    await enqueueDetect(ctx.queues, 1, taskJob(recognized));
     const workers = await startTestWorkers(ctx);
     try {
       const cases = [
-        [part.id, TaskStatus.PreProcessingDownloadFailed, /file of this part .* is missing/, QueueName.PreprocessLow, `pre-${part.id}-0`],
-        [recognized.id, TaskStatus.RecognitionFailed, /source file is missing/, QueueName.Detect, `det-${recognized.id}-0`],
+        [part.id, TaskStatus.PreProcessingDownloadFailed, /file of this part .* is missing/, QueueName.PreprocessLow, jobId.preprocess(taskJob(part))],
+        [recognized.id, TaskStatus.RecognitionFailed, /source file is missing/, QueueName.Detect, jobId.detect(taskJob(recognized))],
       ] as const;
-      for (const [taskId, status, reason, queue, jobId] of cases) {
+      for (const [taskId, status, reason, queue, id] of cases) {
         const done = await waitForFinalStatus(ctx, taskId);
         expect(done.taskStatus, done.failureReason ?? '').toBe(status);
         expect(done.failureReason).toMatch(reason);
         // Handled by the job itself, not thrown for retries that cannot bring the file back.
-        const jobState = () => ctx.queues[queue].getJobState(jobId);
+        const jobState = () => ctx.queues[queue].getJobState(id);
         while ((await jobState()) === 'active') await new Promise((r) => setTimeout(r, 100));
         expect(await jobState()).toBe('completed');
       }

@@ -15,15 +15,15 @@ export interface RecognizedWord {
   confidence: number;
 }
 
-export type AsrConfig = Pick<Config, 'ASR_URL' | 'ASR_API_KEY'>;
+export type AsrConfig = Pick<Config, 'ASR_URL' | 'ASR_API_KEY'> & Partial<Pick<Config, 'ASR_MODEL'>>;
 
 export interface TranscribeOptions {
   timeoutMs?: number;
 }
 
 /**
- * No speech engine for the language: pocketsphinx (en-US only) is not installed or does not know
- * it, and no ASR_URL is configured. Retrying cannot change that: the task fails at once.
+ * No speech engine for the language: no ASR_URL is configured, and pocketsphinx (en-US only) is
+ * not installed or does not know it. Retrying cannot change that: the task fails at once.
  */
 export class NoSpeechEngineError extends UnsupportedLanguageError {
   constructor(
@@ -43,14 +43,15 @@ const POCKETSPHINX_MODEL = '/usr/share/pocketsphinx/model/en-us';
 // pocketsphinx counts in frames of 10 ms (its default -frate 100).
 const FRAME_SECONDS = 0.01;
 const DEFAULT_TIMEOUT_MS = 30 * 60_000;
-/** Sent as `model`; OpenAI's name, which compatible servers accept or map to their own model. */
-const REMOTE_MODEL = 'whisper-1';
+/** Sent as `model` unless ASR_MODEL names one: OpenAI's name, which whisper.cpp's server ignores. */
+const DEFAULT_REMOTE_MODEL = 'whisper-1';
 
 const POCKETSPHINX = 'pocketsphinx_continuous';
 const POCKETSPHINX_LANGUAGE = 'en-us';
 
 let pocketsphinxLookup: Promise<string | null> | undefined;
 
+/**
 /**
  * pocketsphinx_continuous, when it and its en-US model are installed; null otherwise. Looked up
  * once per thread.
@@ -72,14 +73,15 @@ export function locatePocketsphinx(): Promise<string | null> {
 export type SpeechEngine = 'pocketsphinx' | 'remote';
 
 /**
- * The engine that recognizes `language`: pocketsphinx for en-US where it is installed, otherwise
- * the OpenAI-compatible endpoint of ASR_URL; NoSpeechEngineError, saying what to install or set,
- * when neither can.
+ * The engine that recognizes `language`: the OpenAI-compatible endpoint of ASR_URL for every
+ * language when one is configured (a Whisper-class model reads English far better than
+ * pocketsphinx), else pocketsphinx for en-US where it is installed; NoSpeechEngineError, saying
+ * what to install or set, when neither can.
  */
 export async function speechEngineFor(language: string, config: AsrConfig): Promise<SpeechEngine> {
+  if (config.ASR_URL) return 'remote';
   const english = language.toLowerCase() === POCKETSPHINX_LANGUAGE;
   if (english && (await locatePocketsphinx())) return 'pocketsphinx';
-  if (config.ASR_URL) return 'remote';
   throw new NoSpeechEngineError(
     language,
     english
@@ -94,7 +96,8 @@ export async function speechEngineFor(language: string, config: AsrConfig): Prom
  */
 export async function transcribe(wavPath: string, language: string, config: AsrConfig, options: TranscribeOptions = {}): Promise<RecognizedWord[]> {
   if ((await speechEngineFor(language, config)) === 'pocketsphinx') return recognizeWithPocketsphinx(wavPath, options);
-  return recognizeRemotely(wavPath, language, { url: config.ASR_URL!, apiKey: config.ASR_API_KEY }, options);
+  const endpoint = { url: config.ASR_URL!, apiKey: config.ASR_API_KEY, model: config.ASR_MODEL ?? DEFAULT_REMOTE_MODEL };
+  return recognizeRemotely(wavPath, language, endpoint, options);
 }
 
 async function recognizeWithPocketsphinx(wavPath: string, options: TranscribeOptions = {}): Promise<RecognizedWord[]> {
@@ -138,12 +141,22 @@ function parsePocketsphinxTimes(output: string): RecognizedWord[] {
 interface RemoteAsrEndpoint {
   url: string;
   apiKey?: string;
+  model: string;
 }
 
-/** `verbose_json` of /v1/audio/transcriptions: words with times; probabilities where the server gives them. */
+const timedWord = z.object({ word: z.string(), start: z.number(), end: z.number(), probability: z.number().optional() });
+type TimedWord = z.infer<typeof timedWord>;
+
+/**
+ * `verbose_json` of /v1/audio/transcriptions: words with times, probabilities where the server
+ * gives them. OpenAI and faster-whisper servers list the words at the top level; whisper.cpp's
+ * server lists them inside each segment, as the model's tokens (" Hel", "lo", ",").
+ */
 const verboseTranscription = z.object({
-  words: z.array(z.object({ word: z.string(), start: z.number(), end: z.number(), probability: z.number().optional() })).optional(),
-  segments: z.array(z.object({ start: z.number(), end: z.number(), avg_logprob: z.number().optional() })).optional(),
+  words: z.array(timedWord).optional(),
+  segments: z
+    .array(z.object({ start: z.number(), end: z.number(), avg_logprob: z.number().optional(), words: z.array(timedWord).optional().nullable() }))
+    .optional(),
 });
 type Segment = NonNullable<z.infer<typeof verboseTranscription>['segments']>[number];
 
@@ -156,7 +169,7 @@ async function recognizeRemotely(
   const url = transcriptionEndpoint(endpoint.url);
   const form = new FormData();
   form.set('file', new Blob([await readFile(wavPath)], { type: 'audio/wav' }), 'audio.wav');
-  form.set('model', REMOTE_MODEL);
+  form.set('model', endpoint.model);
   // The API takes ISO 639-1 codes: "fr", not "fr-FR".
   form.set('language', language.split(/[-_]/)[0]!.toLowerCase());
   form.set('response_format', 'verbose_json');
@@ -182,7 +195,8 @@ async function recognizeRemotely(
   if (!response.ok) throw new RemoteAsrError(`transcription endpoint ${url.host} answered ${response.status}: ${body.slice(0, 300)}`);
   const parsed = verboseTranscription.safeParse(parseJson(body, url));
   if (!parsed.success) throw new RemoteAsrError(`unexpected answer of transcription endpoint ${url.host}: ${parsed.error.message}`);
-  const { words, segments = [] } = parsed.data;
+  const { segments = [] } = parsed.data;
+  const words = parsed.data.words ?? wordsOfSegments(segments);
   if (!words) throw new RemoteAsrError(`transcription endpoint ${url.host} returned no word timings`);
   return words
     .map((w) => ({
@@ -192,6 +206,30 @@ async function recognizeRemotely(
       confidence: Math.min(Math.max(w.probability ?? segmentConfidence(segments, w.start, w.end), 0), 1),
     }))
     .filter((w) => w.text !== '');
+}
+
+/**
+ * The words of whisper.cpp's segments, whose entries are tokens: a token opening with a space
+ * starts a word, the others (the rest of a word, its punctuation) end the word before them. A
+ * word's probability is its least sure token's. Undefined when no segment lists its words.
+ */
+function wordsOfSegments(segments: readonly Segment[]): TimedWord[] | undefined {
+  if (!segments.some((segment) => segment.words)) return undefined;
+  const words: TimedWord[] = [];
+  for (const segment of segments) {
+    let current: TimedWord | undefined;
+    for (const token of segment.words ?? []) {
+      if (current && !/^\s/.test(token.word)) {
+        current.word += token.word;
+        current.end = Math.max(current.end, token.end);
+        if (token.probability !== undefined) current.probability = Math.min(current.probability ?? 1, token.probability);
+        continue;
+      }
+      current = { ...token };
+      words.push(current);
+    }
+  }
+  return words;
 }
 
 /**

@@ -77,19 +77,35 @@ export function clientErrorHandler(log?: FastifyBaseLogger): (error: Error & { c
   };
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Starts the drain before the app closes: every request from now on is refused as during the
+     * close, while the listener stays open (see installDrainRefusal).
+     */
+    drain: () => void;
+  }
+}
+
 /**
- * While the app closes, requests still arriving on open connections are refused with a 503
- * problem and Retry-After (Fastify's own return503OnClosing answers neither), and the
- * connection is closed so the client reconnects elsewhere.
+ * While the app drains and closes, requests still arriving are refused with a 503 problem and
+ * Retry-After (Fastify's own return503OnClosing answers neither), and the connection is closed so
+ * the client reconnects elsewhere. A shutdown calls `drain()` a while before `close()`: closing the
+ * listener resets the connections it has not taken yet and those that have not sent their request
+ * yet, so requests arriving with the signal would get a reset, from which a client cannot tell
+ * whether anything was done. While draining, they get the 503 instead.
  */
 export function installDrainRefusal(app: FastifyInstance): void {
-  let closing = false;
+  let draining = false;
+  app.decorate('drain', () => {
+    draining = true;
+  });
   app.addHook('preClose', (done) => {
-    closing = true;
+    draining = true;
     done();
   });
   app.addHook('onRequest', async (request, reply) => {
-    if (!closing) return;
+    if (!draining) return;
     reply.header('connection', 'close');
     return sendProblem(request, reply, 503, 'The server is shutting down; retry the request', {
       headers: { 'retry-after': String(DRAIN_RETRY_AFTER_SECONDS) },

@@ -62,8 +62,8 @@ export async function redeliverUnsentInvitations(deps: PipelineDeps, now: Date, 
     });
     if (unsent.length === 0) return redelivered;
     afterId = unsent[unsent.length - 1]!.id;
-    for (const { id, tenantId: owner } of unsent) {
-      const payload = { tenantId: owner, invitationId: id };
+    for (const { id, tenantId: owner, jobKey } of unsent) {
+      const payload = { tenantId: owner, invitationId: id, jobKey };
       if ((await queue.getJobState(jobId.mail(payload))) !== 'unknown') continue;
       if (await enqueueInvitationMail(deps.queues, payload)) redelivered.push(id);
     }

@@ -23,8 +23,9 @@ export type EngineReply<T> = { ok: true; value: T } | { ok: false; error: Encode
  * What a model in a thread asks of the main thread, which alone touches the blob store and the
  * database: `saveOutput` stores a file the model wrote in its workDir (ModelInput.saveOutput) and
  * returns its blob key; `storeChunks` stores a batch of the result's chunks, as the JSON text of
- * an array of StoredChunk, before the thread sends the next one; `recordPagesRead` records how
- * many pages of the document the model has read (ModelInput.reportPagesRead).
+ * an array of StoredChunk, before the thread sends the next one. The thread makes that text
+ * storable (db/storable.ts): the main thread passes it to Postgres unparsed. `recordPagesRead`
+ * records how many pages of the document the model has read (ModelInput.reportPagesRead).
  */
 export interface HostCalls {
   saveOutput: { args: { name: string; localPath: string }; result: string };

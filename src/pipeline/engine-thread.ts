@@ -7,6 +7,7 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import { workerData } from 'piscina';
+import { storable } from '../db/storable.js';
 import { useBundledMediaTools } from '../engines/media-tools.js';
 import { useOcrSlots } from '../engines/ocr.js';
 import { NativeCallGate, useNativeCallGate } from '../engines/native-call-gate.js';
@@ -22,7 +23,7 @@ import type { TemplateType } from '../domain/enums.js';
 
 /** What engine-pool.ts gives every thread (piscina's workerData). */
 export interface EngineThreadData {
-  asr: { ASR_URL?: string; ASR_API_KEY?: string };
+  asr: { ASR_URL?: string; ASR_API_KEY?: string; ASR_MODEL?: string };
   /** Whether ffmpeg and ffprobe may come from their npm packages (media-tools.ts). */
   bundledMediaTools: boolean;
   /** The worker's OCR process slots (ProcessSlots.shared), one limit for all its threads. */
@@ -107,7 +108,8 @@ function chunkWriter(host: Host) {
       count += 1;
       if (chunk.averageConfidence !== null) confidences.push(chunk.averageConfidence);
       const row: StoredChunk = { chunkNumber: count, pageNumber: chunk.pageNumber, averageConfidence: chunk.averageConfidence, entities: chunk.entities };
-      const json = JSON.stringify(row);
+      // The chunk's text as Postgres can store it: the main thread passes this JSON on unparsed.
+      const json = JSON.stringify(storable(row));
       batch.push(json);
       bytes += json.length;
       if (bytes >= CHUNK_BATCH_BYTES) await send();

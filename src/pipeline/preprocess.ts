@@ -14,7 +14,7 @@ import { takeTaskNumber } from '../modules/tasks/tasks.repository.js';
 import { formatPageRange, pagesToProcess } from './page-selection.js';
 import { taskBlobKey, type PipelineDeps, type StageDeps } from './pipeline-deps.js';
 import { uploadFiles } from '../modules/uploads/upload-storage.js';
-import { enqueueDetect, type TaskJobPayload } from './queues.js';
+import { enqueueDetect, taskJob, type TaskJobPayload } from './queues.js';
 import { downloadSource, SourceTooLargeError } from './source-fetch.js';
 import { SourceUnreachableError } from './url-guard.js';
 import { isMediaSource, UnsupportedFileError, type SourceInspection } from './source-inspection.js';
@@ -180,7 +180,7 @@ async function processSourceFile(
       durationSeconds: data.durationSeconds ?? null,
       processedPageRange: data.processedPageRange ?? null,
     });
-    if (done) await enqueueDetect(deps.queues, task.priority, job, (err) => deps.log.warn({ err, taskId: task.id }, 'detect enqueue deferred to the sweeper'));
+    if (done) await enqueueDetect(deps.queues, task.priority, taskJob(task), (err) => deps.log.warn({ err, taskId: task.id }, 'detect enqueue deferred to the sweeper'));
     return done ? 'done' : 'stale';
   };
 
@@ -324,7 +324,7 @@ async function createPartTasks(deps: PipelineDeps, job: TaskJobPayload, template
   });
   if (parts.length === 0) return 'stale';
   for (const part of parts) {
-    await enqueueDetect(deps.queues, part.priority, { tenantId: part.tenantId, taskId: part.id, restartCount: 0 }, (err) =>
+    await enqueueDetect(deps.queues, part.priority, taskJob(part), (err) =>
       deps.log.warn({ err, taskId: part.id }, 'detect enqueue deferred to the sweeper'),
     );
   }

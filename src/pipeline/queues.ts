@@ -17,17 +17,26 @@ export const QueueName = {
 } as const;
 export type QueueName = (typeof QueueName)[keyof typeof QueueName];
 
+/**
+ * The row's job key (Task.jobKey, Invitation.jobKey, WebhookDelivery.jobKey): issued by the
+ * database, random, in the job's id. Absent on jobs queued before job keys, null on the jobs of rows
+ * written before them.
+ */
+const jobKey = z.string().min(1).max(64).nullish();
+
 export const taskJobPayload = z.object({
   tenantId: z.number().int().positive(),
   taskId: z.number().int().positive(),
   /** The processing run the job belongs to: a job of an older run (before a reprocess) is dropped. */
   restartCount: z.number().int().min(0),
+  jobKey,
 });
 export type TaskJobPayload = z.infer<typeof taskJobPayload>;
 
 export const mailJobPayload = z.object({
   tenantId: z.number().int().positive(),
   invitationId: z.number().int().positive(),
+  jobKey,
 });
 export type MailJobPayload = z.infer<typeof mailJobPayload>;
 
@@ -36,6 +45,7 @@ export const webhookJobPayload = z.object({
   deliveryId: z.number().int().positive(),
   /** Attempts the delivery had made when the job was added: a job of an attempt already made is dropped. */
   attempt: z.number().int().min(0),
+  jobKey,
 });
 export type WebhookJobPayload = z.infer<typeof webhookJobPayload>;
 
@@ -66,13 +76,26 @@ export const jobOptions: Record<QueueName, JobsOptions> = {
   [QueueName.Webhook]: retrying,
 };
 
-/** Deterministic ids (BullMQ forbids ':' in them): a second enqueue of the same run is a no-op. */
+/**
+ * Deterministic ids (BullMQ forbids ':' in them): a second enqueue of the same run is a no-op. The
+ * row's job key makes them unique to this database's life of the row: a finished job Redis still
+ * keeps from another database, or from this one before it was restored from a backup, never has
+ * the id of a job of this one, so the new job is added and the sweep does not take the old one for it.
+ */
 export const jobId = {
-  preprocess: (p: TaskJobPayload) => `pre-${p.taskId}-${p.restartCount}`,
-  detect: (p: TaskJobPayload) => `det-${p.taskId}-${p.restartCount}`,
-  mail: (p: MailJobPayload) => `mail-${p.invitationId}`,
-  webhook: (p: Pick<WebhookJobPayload, 'deliveryId' | 'attempt'>) => `whd-${p.deliveryId}-${p.attempt}`,
+  preprocess: (p: TaskJobPayload) => keyed(`pre-${p.taskId}-${p.restartCount}`, p.jobKey),
+  detect: (p: TaskJobPayload) => keyed(`det-${p.taskId}-${p.restartCount}`, p.jobKey),
+  mail: (p: MailJobPayload) => keyed(`mail-${p.invitationId}`, p.jobKey),
+  webhook: (p: Pick<WebhookJobPayload, 'deliveryId' | 'attempt' | 'jobKey'>) => keyed(`whd-${p.deliveryId}-${p.attempt}`, p.jobKey),
 };
+
+// Without a key (a row written before job keys), the id the row's jobs were queued under then.
+const keyed = (id: string, key: string | null | undefined) => (key == null ? id : `${id}-${key}`);
+
+/** The payload of a job of the task's current run, from its row. */
+export function taskJob(task: { id: number; tenantId: number; restartCount: number; jobKey: string | null }): TaskJobPayload {
+  return { tenantId: task.tenantId, taskId: task.id, restartCount: task.restartCount, jobKey: task.jobKey };
+}
 
 export type Queues = Record<QueueName, Queue>;
 

@@ -1,4 +1,5 @@
 import type { Db } from '../db/prisma.js';
+import { storable } from '../db/storable.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { SpeakerSource, TaskStatus } from '../domain/enums.js';
 import type { TaskJobPayload } from './queues.js';
@@ -38,7 +39,7 @@ export async function deleteRunChunks(db: Db, job: TaskJobPayload): Promise<void
 
 /** The task's transcript. The caller has just moved the task under its organization in the same transaction. */
 export async function insertTranscript(tx: Db, taskId: number, transcript: { totalTimeInSeconds: number; items: Prisma.InputJsonValue }): Promise<void> {
-  await tx.transcript.create({ data: { taskId, ...transcript } });
+  await tx.transcript.create({ data: storable({ taskId, ...transcript }) });
 }
 
 /** The speaker ids the task has (given, from its workspace, or detected). */
@@ -54,7 +55,7 @@ export async function insertDetectedSpeakers(
   speakers: ReadonlyArray<{ speakerId: string; speakerName: string; isDefault: boolean }>,
 ): Promise<void> {
   await tx.taskSpeaker.createMany({
-    data: speakers.map((s) => ({ taskId, speakerId: s.speakerId, speakerName: s.speakerName, isDefault: s.isDefault, source: SpeakerSource.Detected })),
+    data: storable(speakers.map((s) => ({ taskId, speakerId: s.speakerId, speakerName: s.speakerName, isDefault: s.isDefault, source: SpeakerSource.Detected }))),
   });
 }
 

@@ -24,7 +24,7 @@ export function findInFlightTasksAcrossTenants(
     },
     orderBy: { id: 'asc' },
     take: page.take,
-    select: { id: true, tenantId: true, restartCount: true, taskStatus: true, priority: true, statusChangedAt: true },
+    select: { id: true, tenantId: true, restartCount: true, jobKey: true, taskStatus: true, priority: true, statusChangedAt: true },
   });
 }
 

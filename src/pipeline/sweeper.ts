@@ -3,7 +3,7 @@ import { redeliverUnsentInvitations } from './deliver-invitation.js';
 import type { PipelineDeps } from './pipeline-deps.js';
 import { purgeUploadFiles } from '../modules/uploads/upload-storage.js';
 import { deleteUploadsAcrossTenants, findExpiredUploadsAcrossTenants, findInFlightTasksAcrossTenants, recoverDeadTask, settleStuckExportsAcrossTenants } from './sweep.repository.js';
-import { enqueueDetect, enqueuePreprocess, jobId, preprocessQueueFor, QueueName, type TaskJobPayload } from './queues.js';
+import { enqueueDetect, enqueuePreprocess, jobId, preprocessQueueFor, QueueName, taskJob } from './queues.js';
 import { pruneWebhookHistory, recoverWebhookDeliveries } from './webhook-dispatch.js';
 
 /** A task younger than this in its status is left alone: its job may simply not be visible yet. */
@@ -80,12 +80,14 @@ export async function sweep(deps: PipelineDeps, options: SweepOptions = {}): Pro
   return report;
 }
 
-type Candidate = { id: number; tenantId: number; restartCount: number; taskStatus: number; priority: number; statusChangedAt: Date };
+type Candidate = { id: number; tenantId: number; restartCount: number; jobKey: string | null; taskStatus: number; priority: number; statusChangedAt: Date };
 
 async function sweepBatch(deps: PipelineDeps, candidates: Candidate[], now: Date, stuckBefore: Date, report: SweepReport): Promise<void> {
   for (const task of candidates) {
     const flight = IN_FLIGHT[task.taskStatus]!;
-    const payload: TaskJobPayload = { tenantId: task.tenantId, taskId: task.id, restartCount: task.restartCount };
+    // The id of this run's job (its job key in it): a job Redis keeps from another database, or
+    // from this one before a restore, is not found under it.
+    const payload = taskJob(task);
     const queue = deps.queues[flight.stage === 'preprocess' ? preprocessQueueFor(task.priority) : QueueName.Detect];
     const id = flight.stage === 'preprocess' ? jobId.preprocess(payload) : jobId.detect(payload);
     const state = await queue.getJobState(id);

@@ -1,4 +1,5 @@
 import type { Db } from '../db/prisma.js';
+import { storable } from '../db/storable.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { TaskStatus } from '../domain/enums.js';
 import type { TaskJobPayload } from './queues.js';
@@ -23,7 +24,8 @@ export async function moveTaskRun(
 ): Promise<boolean> {
   const { count } = await db.task.updateMany({
     where: { id: job.taskId, tenantId: job.tenantId, restartCount: job.restartCount, taskStatus: { in: [...from] } },
-    data: { ...data, taskStatus: to, statusChangedAt: new Date() },
+    // A failure reason may quote the document (an engine's error message).
+    data: { ...storable(data), taskStatus: to, statusChangedAt: new Date() },
   });
   return count > 0;
 }

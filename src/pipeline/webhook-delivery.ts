@@ -153,7 +153,7 @@ export async function deliverWebhook(deps: Deps, job: WebhookJobPayload): Promis
   const next = await recordAttempt(deps, { tenantId: job.tenantId, deliveryId: delivery.id, endpointId: endpoint.id, attempt, attemptedAt }, result);
   deps.log.debug({ deliveryId: delivery.id, eventId: delivery.eventId, attempt, statusCode: result.statusCode, error: result.error, next }, 'webhook attempt');
   if (next) {
-    const enqueued = await enqueueWebhookAttempt(deps.queues, { tenantId: job.tenantId, deliveryId: delivery.id, attempt }, next, (err) =>
+    const enqueued = await enqueueWebhookAttempt(deps.queues, { tenantId: job.tenantId, deliveryId: delivery.id, attempt, jobKey: delivery.jobKey }, next, (err) =>
       deps.log.warn({ err, deliveryId: delivery.id }, 'webhook retry not enqueued; the dispatcher will'),
     );
     if (enqueued) await updatePendingDelivery(deps.prisma, job.tenantId, { deliveryId: delivery.id, attempts: attempt }, { dispatchedAt: new Date() });

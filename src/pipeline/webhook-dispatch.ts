@@ -98,7 +98,7 @@ async function enqueueUndispatched(deps: Deps, scope: DispatchScope): Promise<nu
   const waiting = await findUndispatchedDeliveriesAcrossTenants(deps.prisma, DELIVERIES_PER_ROUND, scope.tenantIds);
   const confirmed: Array<{ id: number; attempts: number }> = [];
   for (const d of waiting) {
-    const ok = await enqueueWebhookAttempt(deps.queues, { tenantId: d.tenantId, deliveryId: d.id, attempt: d.attempts }, d.nextAttemptAt ?? new Date());
+    const ok = await enqueueWebhookAttempt(deps.queues, { tenantId: d.tenantId, deliveryId: d.id, attempt: d.attempts, jobKey: d.jobKey }, d.nextAttemptAt ?? new Date());
     // Redis is down: the rest would only wait for their timeouts too. The next round tries again.
     if (!ok) break;
     confirmed.push({ id: d.id, attempts: d.attempts });
@@ -125,7 +125,7 @@ export async function recoverWebhookDeliveries(deps: Deps, now: Date, graceMs: n
     if (overdue.length === 0) return recovered;
     afterId = overdue[overdue.length - 1]!.id;
     for (const d of overdue) {
-      const id = jobId.webhook({ deliveryId: d.id, attempt: d.attempts });
+      const id = jobId.webhook({ deliveryId: d.id, attempt: d.attempts, jobKey: d.jobKey });
       if (LIVE_JOB_STATES.has(await queue.getJobState(id))) continue;
       // A finished job of the same id would make the new enqueue a no-op.
       await queue.remove(id);

@@ -131,6 +131,56 @@ describe('speech to text', () => {
       expect(request.fileBytes).toBe((await stat(wav)).size);
     });
 
+    it('sends English to ASR_URL too when one is configured, with the model ASR_MODEL names', async () => {
+      fake.answer = { status: 200, body: { words: [{ word: ' Meeting', start: 1.5, end: 2, probability: 0.9 }] } };
+      const words = await transcribe(wav, 'en-US', { ASR_URL: fake.url, ASR_MODEL: 'Systran/faster-whisper-small' });
+      expect(words.map((w) => w.text)).toEqual(['Meeting']);
+      expect(fake.requests.at(-1)!.fields).toMatchObject({ model: ['Systran/faster-whisper-small'], language: ['en'] });
+    });
+
+    it("reads whisper.cpp's answer: word timings inside the segments, as tokens joined into words", async () => {
+      // The shape of whisper.cpp's server (examples/server) for response_format=verbose_json: no
+      // top-level words; each segment lists its tokens, a leading space starting a new word.
+      fake.answer = {
+        status: 200,
+        body: {
+          task: 'transcribe',
+          language: 'english',
+          duration: 4.2,
+          text: ' The weather is nice, today.',
+          segments: [
+            {
+              id: 0,
+              text: ' The weather is nice,',
+              start: 0.4,
+              end: 2.1,
+              tokens: [440, 5503, 318, 3621, 11],
+              words: [
+                { word: ' The', start: 0.4, end: 0.6, t_dtw: -1, probability: 0.98 },
+                { word: ' wea', start: 0.6, end: 0.8, t_dtw: -1, probability: 0.7 },
+                { word: 'ther', start: 0.8, end: 1.1, t_dtw: -1, probability: 0.95 },
+                { word: ' is', start: 1.1, end: 1.3, t_dtw: -1, probability: 0.99 },
+                { word: ' nice', start: 1.3, end: 1.9, t_dtw: -1, probability: 0.97 },
+                { word: ',', start: 1.9, end: 2.1, t_dtw: -1, probability: 0.9 },
+              ],
+              temperature: 0,
+              avg_logprob: -0.1,
+              no_speech_prob: 0.01,
+            },
+            { id: 1, text: ' today.', start: 2.5, end: 3, tokens: [1909], words: [{ word: ' today.', start: 2.5, end: 3, t_dtw: -1, probability: 0.96 }], temperature: 0, avg_logprob: -0.05, no_speech_prob: 0.01 },
+          ],
+        },
+      };
+      const words = await transcribe(wav, 'en-US', { ASR_URL: `${fake.url}/v1/audio/transcriptions` });
+      expect(words).toEqual([
+        { text: 'The', start: 0.4, end: 0.6, confidence: 0.98 },
+        { text: 'weather', start: 0.6, end: 1.1, confidence: 0.7 },
+        { text: 'is', start: 1.1, end: 1.3, confidence: 0.99 },
+        { text: 'nice,', start: 1.3, end: 2.1, confidence: 0.9 },
+        { text: 'today.', start: 2.5, end: 3, confidence: 0.96 },
+      ]);
+    });
+
     it('accepts the server base URL in ASR_URL, with or without /v1', async () => {
       fake.answer = { status: 200, body: { words: [] } };
       for (const base of [fake.url, `${fake.url}/v1/`]) {

@@ -14,7 +14,13 @@ describe('sniffFile', () => {
   beforeAll(async () => {
     const pdf = await PDFDocument.create();
     pdf.addPage();
-    await writeFile(file('doc.pdf'), await pdf.save());
+    const pdfBytes = await pdf.save();
+    await writeFile(file('doc.pdf'), pdfBytes);
+    // PDF readers look for the header in the first 1,024 bytes: what a server or mail gateway left before it is no other type.
+    const preamble = (length: number) => Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\n\r\n'.padEnd(length, '\n'));
+    await writeFile(file('preamble.pdf'), Buffer.concat([preamble(1019), pdfBytes]));
+    await writeFile(file('xml-preamble.pdf'), Buffer.concat([Buffer.from('<?xml version="1.0"?>\n'), pdfBytes]));
+    await writeFile(file('late-header.pdf'), Buffer.concat([preamble(1020), pdfBytes]));
     await tiny().png().toFile(file('image.png'));
     await tiny().jpeg().toFile(file('image.jpg'));
     await tiny().webp().toFile(file('image.webp'));
@@ -31,6 +37,8 @@ describe('sniffFile', () => {
 
   it.each([
     ['doc.pdf', 'application/pdf', 'pdf', 'pdf'],
+    ['preamble.pdf', 'application/pdf', 'pdf', 'pdf'],
+    ['xml-preamble.pdf', 'application/pdf', 'pdf', 'pdf'],
     ['image.png', 'image/png', 'png', 'image'],
     ['image.jpg', 'image/jpeg', 'jpg', 'image'],
     ['image.webp', 'image/webp', 'webp', 'image'],
@@ -47,5 +55,9 @@ describe('sniffFile', () => {
 
   it('reports unrecognizable content as unsupported without a type', async () => {
     expect(await sniffFile(file('notes.png'))).toEqual({ mime: null, ext: null, kind: 'unsupported' });
+  });
+
+  it('takes no PDF header that ends past the first 1,024 bytes', async () => {
+    expect(await sniffFile(file('late-header.pdf'))).toEqual({ mime: null, ext: null, kind: 'unsupported' });
   });
 });

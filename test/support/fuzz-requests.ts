@@ -185,6 +185,14 @@ const HEADER_NAMES = [
   'upload-offset', 'upload-metadata', 'upload-defer-length', 'upload-concat',
 ];
 
+/** Headers of the TUS extensions, with values the protocol defines: concatenation, deferred length. */
+const TUS_EXTENSION_HEADERS: Array<[string, string]> = [
+  ['upload-concat', 'partial'],
+  ['upload-concat', 'final;/files/a /files/b'],
+  ['upload-concat', 'final;'],
+  ['upload-defer-length', '1'],
+];
+
 const CONTENT_TYPES = [
   'text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data', 'multipart/form-data; boundary=x',
   'application/json; charset=utf-16', 'application/json; charset=latin1', 'application/json;;', 'APPLICATION/JSON', 'application/json, text/plain',
@@ -270,6 +278,15 @@ const mutations: Mutation[] = [
           : []),
       );
     },
+  },
+  {
+    // Extensions a TUS client may ask for, offered or not: a refusal is a 4xx problem, never a 501.
+    name: 'TUS extension header',
+    weight: 1,
+    apply: (req) =>
+      Object.keys(req.headers).some((name) => name.toLowerCase() === 'tus-resumable')
+        ? fc.constantFrom(...TUS_EXTENSION_HEADERS).map(([name, value]) => changed(req, { headers: { ...withoutHeader(req.headers, name), [name]: value } }, `header ${name}: ${shortText(value)}`))
+        : undefined,
   },
   {
     name: 'credentials',

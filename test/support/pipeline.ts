@@ -4,6 +4,7 @@ import { pino } from 'pino';
 import { expect } from 'vitest';
 import { publicBaseUrl } from '../../src/config.js';
 import type { PipelineDeps } from '../../src/pipeline/pipeline-deps.js';
+import { taskJob, type TaskJobPayload } from '../../src/pipeline/queues.js';
 import { startWorkers, type WorkerOptions, type WorkerPool } from '../../src/pipeline/worker.js';
 import { blobStoreEnv, type TestContext } from './context.js';
 import { PROCESSING_ENDED_STATUSES } from '../../src/domain/enums.js';
@@ -16,6 +17,11 @@ export function pipelineDeps(ctx: TestContext): PipelineDeps {
 /** Real BullMQ workers on the context's own queues. */
 export function startTestWorkers(ctx: TestContext, options: Partial<WorkerOptions> = {}): Promise<WorkerPool> {
   return startWorkers(pipelineDeps(ctx), { redisUrl: ctx.config.REDIS_URL!, prefix: ctx.queuePrefix, ...options });
+}
+
+/** The payload of a job of the task's current run, as the pipeline makes it from the row (its job key included). */
+export async function jobOfTask(ctx: Pick<TestContext, 'prisma'>, taskId: number): Promise<TaskJobPayload> {
+  return taskJob(await ctx.prisma.task.findUniqueOrThrow({ where: { id: taskId } }));
 }
 
 /** Waits until the task leaves the pipeline (a final status of processing) and returns its row. */

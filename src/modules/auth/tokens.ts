@@ -1,4 +1,6 @@
 import { SignJWT, jwtVerify, errors as joseErrors, type JWTPayload } from 'jose';
+import { z } from 'zod';
+import { bodyRowId } from '../../http/schemas.js';
 import { TOKEN_ALG, type SigningKeys } from './signing-keys.js';
 
 export const TOKEN_SCOPE = 'WebAPI';
@@ -62,7 +64,14 @@ export async function verifyToken(keys: SigningKeys, kind: TokenKind, token: str
   const cached = cachedPayload(keys, cacheKey);
   if (cached) return cached;
   try {
-    const { payload } = await jwtVerify(token, keys.publicKey, { algorithms: [TOKEN_ALG], issuer, audience: kind.audience, typ: kind.typ });
+    // Every token we issue expires: one without exp would be valid forever (and never cached).
+    const { payload } = await jwtVerify(token, keys.publicKey, {
+      algorithms: [TOKEN_ALG],
+      issuer,
+      audience: kind.audience,
+      typ: kind.typ,
+      requiredClaims: ['exp'],
+    });
     remember(keys, cacheKey, payload);
     return payload;
   } catch (err) {
@@ -70,6 +79,27 @@ export async function verifyToken(keys: SigningKeys, kind: TokenKind, token: str
     throw new InvalidTokenError('The access token is invalid');
   }
 }
+
+/**
+ * The claims of a verified token that the code goes on to use, or an InvalidTokenError. A valid
+ * signature says who issued a token, not that its claims fit: an id past int4, a fraction or a
+ * string would reach the database as a query it cannot run (a 500 on every route) or be rounded
+ * to another organization. Anything but the shape we issue is refused like a bad signature.
+ */
+export function claimsOf<T>(schema: z.ZodType<T>, payload: JWTPayload): T {
+  const parsed = schema.safeParse(payload);
+  if (parsed.success) return parsed.data;
+  const names = [...new Set(parsed.error.issues.map((issue) => String(issue.path[0] ?? 'payload')))];
+  throw new InvalidTokenError(`The access token has missing or invalid claims: ${names.join(', ')}`);
+}
+
+/** What a client-credentials token carries, as issueAccessToken writes it. */
+const clientTokenClaims = z.object({
+  sub: z.string().min(1).max(200),
+  tid: bodyRowId,
+  sv: bodyRowId,
+  scope: z.literal(TOKEN_SCOPE),
+});
 
 export interface TokenClaims {
   tenantId: number;
@@ -83,9 +113,6 @@ export function issueAccessToken(keys: SigningKeys, claims: TokenClaims, options
 }
 
 export async function verifyAccessToken(keys: SigningKeys, token: string, issuer: string): Promise<TokenClaims> {
-  const { tid, sv, sub, scope } = await verifyToken(keys, CLIENT_TOKEN, token, issuer);
-  if (typeof tid !== 'number' || typeof sv !== 'number' || typeof sub !== 'string' || scope !== TOKEN_SCOPE) {
-    throw new InvalidTokenError('The access token is missing required claims');
-  }
+  const { tid, sv, sub } = claimsOf(clientTokenClaims, await verifyToken(keys, CLIENT_TOKEN, token, issuer));
   return { tenantId: tid, clientId: sub, secretVersion: sv };
 }

@@ -1,4 +1,5 @@
 import { Prisma, type Db } from '../../db/prisma.js';
+import { storable } from '../../db/storable.js';
 import { TaskStatus, UserStatus } from '../../domain/enums.js';
 import type { ReviewScope } from '../users/workspace-roles.js';
 import { REVIEW_STATUSES, ReviewState } from './review-rules.js';
@@ -174,7 +175,7 @@ export async function saveChunkEdits(
 ): Promise<boolean> {
   const { count } = await db.documentChunk.updateMany({
     where: { id: chunk.id, task: { tenantId }, version: chunk.version },
-    data: { entities, version: { increment: 1 }, lastModifiedById: userId, lastModifiedByExternal: null, lastModifiedOn: now },
+    data: { entities: storable(entities), version: { increment: 1 }, lastModifiedById: userId, lastModifiedByExternal: null, lastModifiedOn: now },
   });
   return count === 1;
 }
@@ -202,7 +203,7 @@ export async function saveTranscriptEdits(
 ): Promise<boolean> {
   const { count } = await db.transcript.updateMany({
     where: { taskId: transcript.taskId, task: { tenantId }, version: transcript.version },
-    data: { items, annotations, version: { increment: 1 } },
+    data: { items: storable(items), annotations: storable(annotations), version: { increment: 1 } },
   });
   return count === 1;
 }

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../app-deps.js';
 import { problemResponses } from '../../http/schemas.js';
+import { FailedAttempts } from '../auth/failed-attempts.js';
 import { renderTaskPage } from './page-images.js';
 import { login } from './review-login.service.js';
 import { editEntities, editTranscript } from './review-edits.service.js';
@@ -49,6 +50,10 @@ const errors = problemResponses(400, 401, 403, 404, 409, 429, 500, 503);
  */
 export const reviewRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.decorateRequest('reviewer', undefined);
+  const failures = new FailedAttempts(deps.redis, {
+    windowMs: 60_000,
+    onError: (err) => app.log.warn({ err }, 'failed-login limit unavailable (Redis); logins are not limited per address'),
+  });
 
   app.post(
     '/login',
@@ -57,7 +62,8 @@ export const reviewRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
         operationId: 'reviewLogin',
         tags,
         summary: 'Log a user in with email and password: a Bearer token for the reviewer API',
-        description: 'When the email belongs to users of several organizations, a 400 TenantRequired lists them (to someone who knows the password); send tenantId.',
+        description:
+          'When the email belongs to users of several organizations, a 400 TenantRequired lists them (to someone who knows the password); send tenantId. Attempts are limited per email and client address each minute, and failed logins per client address whatever the email: past either limit, 429 with Retry-After, whatever the password, until the minute ends.',
         body: loginBody,
         response: { 200: loginResponse, ...problemResponses(400, 401, 429, 500, 503) },
       },
@@ -69,7 +75,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return login(deps, request.body);
+      return login(deps, request.body, { address: request.ip, failures, maxFailuresPerAddress: deps.config.LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE });
     },
   );
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/prisma.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { ReviewState, TaskStatus } from '../../domain/enums.js';
@@ -39,6 +40,8 @@ export async function restartTask(tx: Db, tenantId: number, taskId: number, now:
     where: { id: taskId, tenantId, taskStatus: { not: TaskStatus.Deleted } },
     data: {
       restartCount: { increment: 1 },
+      // The new run's jobs get ids of their own (queues.ts jobId).
+      jobKey: randomUUID(),
       preProcessingStartedOn: now,
       taskStatus: TaskStatus.QueuedForPreProcessing,
       statusChangedAt: now,
@@ -226,7 +229,7 @@ export interface NewTask {
  * the end of the statement; touching it first keeps the order of every other writer of both
  * rows (a reprocess moves its task's count rows, then its batch's total), so they cannot deadlock.
  */
-export async function insertTask(db: Db, task: NewTask): Promise<{ id: number; taskNumber: number }> {
+export async function insertTask(db: Db, task: NewTask): Promise<{ id: number; taskNumber: number; jobKey: string | null }> {
   const assigned = task.assignedEmails.length
     ? Prisma.sql`,
       assigned AS (
@@ -248,7 +251,7 @@ export async function insertTask(db: Db, task: NewTask): Promise<{ id: number; t
          WHERE id = ${task.batchId} AND "tenantId" = ${task.tenantId} AND EXISTS (SELECT FROM day_count)
       )`
       : Prisma.empty;
-  const rows = await db.$queryRaw<Array<{ id: number; taskNumber: number }>>`
+  const rows = await db.$queryRaw<Array<{ id: number; taskNumber: number; jobKey: string | null }>>`
     WITH number AS (
       UPDATE "Workspace" SET "nextTaskNumber" = "nextTaskNumber" + 1 WHERE id = ${task.workspaceId} AND "tenantId" = ${task.tenantId}
       RETURNING "nextTaskNumber" - 1 AS taken
@@ -263,9 +266,9 @@ export async function insertTask(db: Db, task: NewTask): Promise<{ id: number; t
              clock.utc, clock.utc, clock.utc, ${task.taskStatus}::int, ${task.integrationStatus}::int,
              ${task.priority}::int, ${JSON.stringify(task.request)}::jsonb, ${JSON.stringify(task.metadata)}::jsonb, ${task.assignmentOrder}::int
         FROM number, (SELECT now() AT TIME ZONE 'UTC' AS utc) AS clock
-      RETURNING id, "taskNumber", "tenantId", "workspaceId", "createdAt", "taskStatus", "integrationStatus"
+      RETURNING id, "taskNumber", "jobKey", "tenantId", "workspaceId", "createdAt", "taskStatus", "integrationStatus"
     )${assigned}${counted}
-    SELECT id, "taskNumber" FROM created`;
+    SELECT id, "taskNumber", "jobKey" FROM created`;
   const row = rows[0];
   if (!row) throw new Error(`workspace ${task.workspaceId} vanished during task creation`);
   return row;

@@ -15,7 +15,7 @@ import { isHighPriority } from '../../domain/priority.js';
 import { pageRangeProblems } from '../../domain/page-range.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, type FieldError } from '../../http/problem.js';
 import { toIso } from '../../http/schemas.js';
-import { enqueuePreprocess } from '../../pipeline/queues.js';
+import { enqueuePreprocess, taskJob } from '../../pipeline/queues.js';
 import { tasksCreated } from '../../observability/metrics.js';
 import { findUsersWithRolesIn } from '../users/users.repository.js';
 import { roleInWorkspace, roleMayReview, userRolesOf } from '../users/workspace-roles.js';
@@ -246,7 +246,7 @@ export async function createTask(deps: Deps, tenantId: number, body: CreateTaskB
     assignmentOrder: body.taskAssignment?.order ?? null,
     assignedEmails: body.taskAssignment?.assignedUsers.map((email) => email.toLowerCase()) ?? [],
   };
-  let created: { id: number };
+  let created: { id: number; jobKey: string | null };
   try {
     created = await insertTask(prisma, task);
   } catch (err) {
@@ -257,7 +257,7 @@ export async function createTask(deps: Deps, tenantId: number, body: CreateTaskB
     throw err;
   }
   // After commit: the task exists even if Redis is down now; the sweeper enqueues it later.
-  await enqueuePreprocess(deps.queues, priority, { tenantId, taskId: created.id, restartCount: 0 }, log);
+  await enqueuePreprocess(deps.queues, priority, taskJob({ ...created, tenantId, restartCount: 0 }), log);
   tasksCreated.inc();
 
   return {
@@ -353,7 +353,7 @@ export async function reprocessTask(deps: Deps, tenantId: number, ref: TaskRef, 
     }
     return { updated: await findTaskByIdOrThrow(tx, tenantId, task.id), supersededParts: parts.map((p) => p.id) };
   });
-  await enqueuePreprocess(deps.queues, updated.priority, { tenantId, taskId: updated.id, restartCount: updated.restartCount }, log);
+  await enqueuePreprocess(deps.queues, updated.priority, taskJob(updated), log);
   // The files of the runs this one replaces (split parts, redacted outputs) and of the parts it
   // supersedes. After the commit and best effort: a file left behind only takes space.
   try {

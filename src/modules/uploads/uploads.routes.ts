@@ -129,8 +129,8 @@ export const uploadsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       summary,
       description: 'TUS 1.0 resumable upload protocol (Bearer token required); the Location of a finished upload is a valid context.url.',
       ...(withId ? { params: uploadParams } : {}),
-      // Ours, and the TUS server's own (403 missing Upload-Offset, 410 expired, 501 unsupported extension).
-      response: problemResponses(400, 401, 403, 404, 409, 410, 412, 413, 415, 500, 501),
+      // Ours, and the TUS server's own (400 also for an unsupported extension, 403 missing Upload-Offset, 410 expired).
+      response: problemResponses(400, 401, 403, 404, 409, 410, 412, 413, 415, 500),
     },
   });
   app.post('/files', describe('createUpload', 'Start an upload (metadata: filetype, workspaceid)', false), (req, reply) => handOver(req, reply));

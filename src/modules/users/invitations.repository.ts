@@ -4,7 +4,7 @@ export function insertInvitation(
   db: Db,
   data: { tenantId: number; userId: number; workspaceId: number | null; roleName: string; tokenHash: string; expiresAt: Date },
 ) {
-  return db.invitation.create({ data, select: { id: true } });
+  return db.invitation.create({ data, select: { id: true, jobKey: true } });
 }
 
 /** With what its mail says: the invitee's address and status, and the organization's name. */
@@ -50,6 +50,6 @@ export function listUnsentInvitations(
     },
     orderBy: { id: 'asc' },
     take: q.take,
-    select: { id: true, tenantId: true },
+    select: { id: true, tenantId: true, jobKey: true },
   });
 }

@@ -37,20 +37,22 @@ export async function inviteUsers(
   request: InviteRequest,
   log?: (err: unknown) => void,
 ): Promise<void> {
-  const invitationIds = await withInternalError(
+  const invitations = await withInternalError(
     () => recordInvitations(deps.prisma, tenantId, request),
     (cause) => new AppError(500, INVITE_FAILED, { title: 'Internal Server Error', cause }),
   );
   // After commit, best effort and in parallel (each waits at most a moment for Redis): the
   // invitations are in Postgres, and the sweeper enqueues any whose mail job never arrived.
-  await Promise.all(invitationIds.map((invitationId) => enqueueInvitationMail(deps.queues, { tenantId, invitationId }, log)));
+  await Promise.all(invitations.map(({ id, jobKey }) => enqueueInvitationMail(deps.queues, { tenantId, invitationId: id, jobKey }, log)));
 }
 
 function byEmail(a: { email: string }, b: { email: string }): number {
   return a.email < b.email ? -1 : a.email > b.email ? 1 : 0;
 }
 
-async function recordInvitations(prisma: PrismaClient, tenantId: number, request: InviteRequest): Promise<number[]> {
+type RecordedInvitation = { id: number; jobKey: string | null };
+
+async function recordInvitations(prisma: PrismaClient, tenantId: number, request: InviteRequest): Promise<RecordedInvitation[]> {
   const { workspaceId } = request;
   if (workspaceId !== undefined && !(await findWorkspace(prisma, tenantId, workspaceId))) {
     throw new NotFoundError(`Workspace ${workspaceId} was not found`);
@@ -59,16 +61,16 @@ async function recordInvitations(prisma: PrismaClient, tenantId: number, request
   // In address order, every request locks the users it invites in the same order: no deadlock between two of them.
   const invitees = request.users.map((u) => ({ ...u, email: u.email.toLowerCase() })).sort(byEmail);
   return inTransaction(prisma, async (tx) => {
-    const ids: number[] = [];
+    const recorded: RecordedInvitation[] = [];
     for (const invitee of invitees) {
-      const id = await inviteOne(tx, tenantId, invitee, workspaceId);
-      if (id !== undefined) ids.push(id);
+      const invitation = await inviteOne(tx, tenantId, invitee, workspaceId);
+      if (invitation !== undefined) recorded.push(invitation);
     }
-    return ids;
+    return recorded;
   });
 }
 
-async function inviteOne(tx: Db, tenantId: number, invitee: ExternalUser, workspaceId: number | undefined): Promise<number | undefined> {
+async function inviteOne(tx: Db, tenantId: number, invitee: ExternalUser, workspaceId: number | undefined): Promise<RecordedInvitation | undefined> {
   // A workspace invitation grants that workspace only: a user it creates has no tenant role.
   const user = await lockOrCreateUser(tx, tenantId, invitee.email, workspaceId === undefined ? invitee.roleName : null);
   if (workspaceId === undefined) {
@@ -81,7 +83,7 @@ async function inviteOne(tx: Db, tenantId: number, invitee: ExternalUser, worksp
   }
   // Nobody holds this token: the mail job mints the one the invitee receives (it cannot read a
   // hash back, and a plain token must not wait in Redis), and restarts the validity then.
-  const invitation = await insertInvitation(tx, {
+  return insertInvitation(tx, {
     tenantId,
     userId: user.id,
     workspaceId: workspaceId ?? null,
@@ -89,7 +91,6 @@ async function inviteOne(tx: Db, tenantId: number, invitee: ExternalUser, worksp
     tokenHash: mintInvitationToken().tokenHash,
     expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
   });
-  return invitation.id;
 }
 
 export function availableRoles(): { name: RoleName }[] {

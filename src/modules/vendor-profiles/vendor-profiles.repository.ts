@@ -1,5 +1,6 @@
 import type { Db } from '../../db/prisma.js';
 import { Prisma } from '../../db/prisma.js';
+import { storable } from '../../db/storable.js';
 
 export type VendorProfileRow = Prisma.VendorProfileGetPayload<object>;
 
@@ -43,11 +44,11 @@ export async function lockWorkspaceLearning(tx: Db, workspaceId: number): Promis
 const VENDOR_PROFILE_LOCK_CLASS = 160_001;
 
 export function insertProfile(db: Db, data: Prisma.VendorProfileUncheckedCreateInput) {
-  return db.vendorProfile.create({ data });
+  return db.vendorProfile.create({ data: storable(data) });
 }
 
 export function updateProfile(db: Db, tenantId: number, id: number, data: Prisma.VendorProfileUncheckedUpdateManyInput) {
-  return db.vendorProfile.updateMany({ where: { tenantId, id }, data });
+  return db.vendorProfile.updateMany({ where: { tenantId, id }, data: storable(data) });
 }
 
 /**

@@ -11,7 +11,7 @@ import type { BatchEventData, WebhookEventPayload, WebhookEventType } from './we
 
 /**
  * The columns webhook_task_snapshot() writes (migration 20261128130000_webhooks; failureReason and
- * pagesProcessed since 20261130090000_task_pages_processed, null in events stored before).
+ * pagesProcessed since 20261130100000_task_pages_processed, null in events stored before).
  */
 const taskSnapshot = z.object({
   id: z.number().int(),

@@ -61,8 +61,8 @@ export async function emitWebhookEvent(db: Db, tenantId: number, type: string, d
 
 /** Pending deliveries no job has been confirmed for, oldest first. Across tenants: the dispatcher serves every organization. */
 export function findUndispatchedDeliveriesAcrossTenants(db: Db, limit: number, tenantIds?: ReadonlySet<number>) {
-  return db.$queryRaw<Array<{ id: number; tenantId: number; attempts: number; nextAttemptAt: Date | null }>>`
-    SELECT "id", "tenantId", "attempts", "nextAttemptAt" FROM "WebhookDelivery"
+  return db.$queryRaw<Array<{ id: number; tenantId: number; attempts: number; jobKey: string | null; nextAttemptAt: Date | null }>>`
+    SELECT "id", "tenantId", "attempts", "jobKey", "nextAttemptAt" FROM "WebhookDelivery"
     WHERE "status" = 'pending' AND "dispatchedAt" IS NULL AND ${inScope(tenantIds)} ORDER BY "id" LIMIT ${limit}`;
 }
 
@@ -94,7 +94,7 @@ export function findOverdueDispatchedDeliveriesAcrossTenants(db: Db, page: { aft
     },
     orderBy: { id: 'asc' },
     take: page.take,
-    select: { id: true, tenantId: true, attempts: true },
+    select: { id: true, tenantId: true, attempts: true, jobKey: true },
   });
 }
 
