@@ -33,12 +33,16 @@ const cents = (text: string) => {
 /**
  * Whether the printed page's reading of a field (its normalised value) says what the data says.
  * Addresses agree when every line of the data's address is in the printed one (the print writes
- * the country's name where the data has its code, and lines in its own order).
+ * the country's name where the data has its code, and lines in its own order). A credit note's
+ * data states its amounts positive (the document type says they are credited); its print may
+ * write them with a minus.
  */
-export function printAgrees(field: DataField, data: string, printed: string): boolean {
+export function printAgrees(field: DataField, data: string, printed: string, creditNote = false): boolean {
   switch (KINDS[field]) {
-    case 'amount':
-      return cents(data) !== undefined && cents(data) === cents(printed);
+    case 'amount': {
+      const [want, got] = [cents(data), cents(printed)];
+      return want !== undefined && got !== undefined && (want === got || (creditNote && want === -got));
+    }
     case 'date':
       return data === printed;
     case 'identifier':
@@ -66,11 +70,11 @@ function addressLines(address: string): string[] {
  * Whether the data's value is printed anywhere on the page, whatever the page reading chose for the
  * field: a reading that picked another number of the page is no contradiction of the print.
  */
-export function printedOnPage(field: DataField, data: string, pageText: string): boolean {
+export function printedOnPage(field: DataField, data: string, pageText: string, creditNote = false): boolean {
   switch (KINDS[field]) {
     case 'amount': {
       const wanted = cents(data);
-      return findAmounts(pageText).some((amount) => cents(amount.value) === wanted);
+      return wanted !== undefined && findAmounts(pageText).some((amount) => printAgrees(field, data, amount.value, creditNote));
     }
     case 'date':
       return [false, true].some((monthFirst) => findDates(pageText, { monthFirst }).some((date) => date.iso === data));

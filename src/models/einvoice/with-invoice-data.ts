@@ -108,8 +108,8 @@ function mergeWithPrint(chunks: EntityChunk[], origin: DataOrigin): EntityChunk[
     const reading = printed.get(field);
     const readValue = reading?.keyValues[0];
     const readNormalized = readValue ? (readValue.contentNormalized ?? readValue.content) : undefined;
-    const sameAsRead = readNormalized !== undefined && printAgrees(field, value, readNormalized);
-    const onPage = sameAsRead || printedOnPage(field, value, pageText);
+    const sameAsRead = readNormalized !== undefined && printAgrees(field, value, readNormalized, origin.data.creditNote);
+    const onPage = sameAsRead || printedOnPage(field, value, pageText, origin.data.creditNote);
     const place: PrintedPlace | undefined = sameAsRead && reading && readValue ? { page: pageOf(reading), box: boxOf(readValue.boundingBox), spans: readValue.spans } : undefined;
     const contradicted = readValue !== undefined && !onPage;
     const documentData = documentDataOf(origin, {
