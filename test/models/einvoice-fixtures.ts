@@ -3,7 +3,7 @@
  * writes it (EN 16931 and MINIMUM profiles), ZUGFeRD 1.0's CrossIndustryDocument, UBL Invoice and
  * CreditNote as XRechnung and Peppol BIS write them; hostile XML; and PDFs that embed any of them.
  */
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
 
 export interface SampleInvoice {
   number: string;
@@ -166,11 +166,17 @@ export function printedLines(invoice: SampleInvoice = SAMPLE, overrides: { total
 }
 
 /** A one-page text PDF printing `lines`, with `xml` embedded as a Factur-X attachment named `fileName`. */
-export async function pdfWithXml(lines: readonly string[], xml?: string | Uint8Array, fileName = 'factur-x.xml'): Promise<Uint8Array> {
+export async function pdfWithXml(lines: readonly string[], xml?: string | Uint8Array, fileName = 'factur-x.xml', options: { associatedOnly?: boolean } = {}): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const page = doc.addPage([595.28, 841.89]);
   lines.forEach((text, i) => page.drawText(text, { x: 50, y: 780 - i * 18, size: 11, font }));
   if (xml !== undefined) await doc.attach(typeof xml === 'string' ? Buffer.from(xml) : xml, fileName, { mimeType: 'text/xml', description: 'Factur-X Invoice' });
-  return doc.save();
+  const saved = await doc.save();
+  if (!options.associatedOnly) return saved;
+  // Some tools name the file only in the catalog's associated files (AF), not in the EmbeddedFiles
+  // name tree (pdf-lib writes both when it saves: the tree goes from the saved file).
+  const reloaded = await PDFDocument.load(saved);
+  reloaded.catalog.delete(PDFName.of('Names'));
+  return reloaded.save();
 }

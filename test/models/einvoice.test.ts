@@ -3,6 +3,7 @@
  * (Invoice, CreditNote) as XML sources and embedded in PDFs, checked against the printed page;
  * broken and hostile XML fall back to the print with a warning.
  */
+import { PDFDocument, PDFName } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import type { Entity } from '../../src/modules/exports/document-export.schemas.js';
 import { invoicesUniversalModel } from '../../src/models/invoice.js';
@@ -133,6 +134,22 @@ describe('a PDF that embeds its invoice data', () => {
     const entities = await readPdf('named.pdf', await pdfWithXml(printedLines(), ublInvoice(), 'rechnung-0815.xml'));
     expect(fields(entities)).toMatchObject({ InvoiceId: SAMPLE.number, InvoiceTotal: SAMPLE.gross });
     expect(entities.find((e) => e.category === 'InvoiceId')!.documentData).toMatchObject({ syntax: 'UBL', fileName: 'rechnung-0815.xml' });
+  });
+
+  it('finds the XML named only among the catalog\'s associated files', async () => {
+    const pdf = await pdfWithXml(printedLines(), ciiInvoice(), 'factur-x.xml', { associatedOnly: true });
+    expect((await PDFDocument.load(pdf)).catalog.get(PDFName.of('Names'))).toBeUndefined();
+    const entities = await readPdf('associated.pdf', pdf);
+    expect(entities.find((e) => e.category === 'InvoiceTotal')!.documentData).toMatchObject({ syntax: 'CII', fileName: 'factur-x.xml' });
+  });
+
+  it('never inflates an embedded file past the size an invoice XML may be (a compression bomb)', async () => {
+    // 40 MB of XML deflate to a few tens of kilobytes in the PDF.
+    const pdf = await pdfWithXml(printedLines(), HOSTILE_XML.hugeText(40 * 1024 * 1024));
+    expect(pdf.byteLength).toBeLessThan(1024 * 1024);
+    const entities = await readPdf('bomb.pdf', pdf);
+    expect(fields(entities)).toMatchObject({ InvoiceId: SAMPLE.number, InvoiceTotal: SAMPLE.gross });
+    expect(warnings(entities)[0]?.keyValues[0]?.content).toMatch(/factur-x\.xml: the embedded file is larger than/);
   });
 
   it.each([

@@ -46,6 +46,10 @@ async function embeddedData(pdfPath: string): Promise<FoundData | undefined> {
   const files = await embeddedXmlFiles(pdfPath).catch(() => []);
   const problems: string[] = [];
   for (const file of files) {
+    if ('problem' in file) {
+      problems.push(`${file.fileName}: ${file.problem}`);
+      continue;
+    }
     const reading = readInvoiceXml(file.content);
     if (reading.ok) return { ok: true, origin: { data: reading.data, fileName: file.fileName } };
     problems.push(`${file.fileName}: ${reading.reason}`);
