@@ -172,6 +172,13 @@ describe('a PDF that embeds its invoice data', () => {
 });
 
 describe('the XML reader', () => {
+  it('reads the encoding its declaration names: UTF-8, ISO-8859-1, UTF-16 with its byte order mark', () => {
+    const xml = (encoding: string) => `<?xml version="1.0" encoding="${encoding}"?><Name>Müller Straße</Name>`;
+    expect(parseXml(Buffer.from(xml('UTF-8'), 'utf8'))).toMatchObject({ ok: true, root: { text: 'Müller Straße' } });
+    expect(parseXml(Buffer.from(xml('ISO-8859-1'), 'latin1'))).toMatchObject({ ok: true, root: { text: 'Müller Straße' } });
+    expect(parseXml(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(xml('UTF-16'), 'utf16le')]))).toMatchObject({ ok: true, root: { text: 'Müller Straße' } });
+  });
+
   it('never expands an entity or reads a file', () => {
     for (const xml of [HOSTILE_XML.billionLaughs(), HOSTILE_XML.externalEntity()]) {
       const parsed = parseXml(xml);

@@ -84,10 +84,16 @@ export function parseXml(data: Uint8Array | string): XmlParse {
   return root ? { ok: true, root } : { ok: false, reason: 'the XML has no root element' };
 }
 
-/** The document's characters: UTF-16 when a byte order mark says so, else UTF-8 (what invoices use). */
+/**
+ * The document's characters: UTF-16 when a byte order mark says so, a Latin encoding when the XML
+ * declaration names one (older German tools write ISO-8859-1), else UTF-8 (what invoices use).
+ */
 function decode(bytes: Uint8Array): string {
-  const encoding = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : 'utf-8';
-  return new TextDecoder(encoding).decode(bytes);
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes);
+  const declaration = /^<\?xml[^>]*\bencoding\s*=\s*["']([\w.:-]+)["']/i.exec(Buffer.from(bytes.subarray(0, 200)).toString('latin1'));
+  const latin = declaration && /^(?:iso-?8859-(?:1|15)|latin-?1|windows-1252|cp1252)$/i.test(declaration[1]!);
+  return new TextDecoder(latin ? 'windows-1252' : 'utf-8').decode(bytes);
 }
 
 /** The first descendant along a path of local names ("A/B/C"), undefined when any step is missing. */
