@@ -10,7 +10,11 @@
  * none, the calibration of confidence (of the fields reported at >= 0.9, how many are right) and
  * seconds per page.
  *
- * Options (environment): BENCH_ONLY=receipts|invoices, BENCH_LIMIT=n (first n documents of each
+ * The dev e-invoices of ../shared/corpora/einvoices-dev (skipped with a message when absent) are
+ * read twice: as published, their invoice data embedded (the data path), and with the data
+ * removed (the printed path), each reported apart.
+ *
+ * Options (environment): BENCH_ONLY=receipts|invoices|einvoices, BENCH_LIMIT=n (first n documents of each
  * set), BENCH_MATCH=regex (only the documents whose name matches, e.g. "letterhead" or "^005$"),
  * BENCH_INVOICES=n (how many invoices; 72 by default), BENCH_VERBOSE=1 (every wrong field),
  * BENCH_JSON=file (every outcome, to compare runs), BENCH_KEEP=dir (keep the generated invoices),
@@ -26,7 +30,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TemplateType } from '../src/domain/enums.js';
+import { pdfInfo } from '../src/engines/pdf.js';
 import { invoicesUniversalModel, receiptsModel } from '../src/models/invoice.js';
+import { EINVOICE_FIELDS, loadDevEInvoices } from './accuracy/einvoices.js';
 import { cpuSeconds, loadDevReceipts, ocrSeconds, RECEIPT_FIELDS } from './accuracy/receipts.js';
 import { runModel, type ModelRun } from './accuracy/run-model.js';
 import { formatCalibration, formatTally, judge, tally, type ExpectedField, type FieldOutcome } from './accuracy/score.js';
@@ -115,6 +121,26 @@ async function receiptsSet(): Promise<SetResult | undefined> {
   return set;
 }
 
+async function eInvoiceSets(): Promise<{ data: SetResult; printed: SetResult } | undefined> {
+  const invoices = await loadDevEInvoices(corpora);
+  if (!invoices) {
+    console.log(`\neinvoices-dev: skipped, ${path.join(corpora, 'einvoices-dev')} is absent (the shared corpora sit beside the repository)`);
+    return undefined;
+  }
+  const data: SetResult = { name: 'einvoices-dev as published, the data path (InvoicesUniversal model)', outcomes: [], seconds: 0, pages: 0 };
+  const printed: SetResult = { name: 'einvoices-dev printed only, the printed path (InvoicesUniversal model)', outcomes: [], seconds: 0, pages: 0 };
+  for (const invoice of invoices.filter((i) => !match || match.test(i.name)).slice(0, limit)) {
+    for (const [set, file] of [[data, invoice.withData], [printed, invoice.printedOnly]] as const) {
+      const { pageCount } = await pdfInfo(file);
+      const run = await runModel(invoicesUniversalModel, TemplateType.InvoicesUniversal, file, 'pdf', Array.from({ length: pageCount }, (_, i) => i + 1));
+      set.outcomes.push(...outcomesOf(invoice.name, EINVOICE_FIELDS, invoice.expected, run));
+      set.seconds += run.seconds;
+      set.pages += run.pages;
+    }
+  }
+  return { data, printed };
+}
+
 /** The generated truth must be the stored one: a generator change shows in the diff of the expected file. */
 async function checkExpected(specs: readonly InvoiceSpec[]): Promise<void> {
   const generated = specs.map(({ id, country, language, layout, delivery, expected }) => ({ id, country, language, layout, delivery, expected }));
@@ -164,14 +190,22 @@ async function invoicesSet(): Promise<{ text: SetResult; scans: SetResult; group
 async function main() {
   console.log(`accuracy benchmark (${os.cpus().length} cores)`);
   const results: SetResult[] = [];
-  if (only !== 'invoices') {
+  if (!only || only === 'receipts') {
     const receipts = await receiptsSet();
     if (receipts) {
       report(receipts, RECEIPT_FIELDS);
       results.push(receipts);
     }
   }
-  if (only !== 'receipts') {
+  if (!only || only === 'einvoices') {
+    const sets = await eInvoiceSets();
+    if (sets) {
+      report(sets.data, EINVOICE_FIELDS);
+      report(sets.printed, EINVOICE_FIELDS);
+      results.push(sets.data, sets.printed);
+    }
+  }
+  if (!only || only === 'invoices') {
     const invoices = await invoicesSet();
     if (invoices) {
       report(invoices.text, INVOICE_FIELDS, invoices.groups);

@@ -5,7 +5,13 @@ import { IntegrationStatus, TaskAssignmentOrderType, TaskStatus, TemplateType } 
 import type { DocumentExportResponse } from '../src/modules/exports/document-export.schemas.js';
 import type { TranscriptExportResponse } from '../src/modules/exports/transcript-export.schemas.js';
 import { createTestTenant, type TestContext } from './support/context.js';
-import { createUser, entityIndex, PASSWORD, seedDocumentTask, seedTranscriptTask, type TestUser } from './support/review.js';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { invoicesUniversalModel } from '../src/models/invoice.js';
+import { documentResult, modelInput } from './models/document-fixtures.js';
+import { ciiInvoice, pdfWithXml, printedLines, SAMPLE } from './models/einvoice-fixtures.js';
+import { createUser, entityIndex, PASSWORD, seedDetectedTask, seedDocumentTask, seedTranscriptTask, type TestUser } from './support/review.js';
 import { createTestContext } from './support/context.js';
 
 /** Debian's chromium (apt-get install chromium), driven by playwright-core: no browser download. */
@@ -125,5 +131,43 @@ describe('reviewer page in Chromium', () => {
     const exported: TranscriptExportResponse = res.json();
     expect(exported.transcript.transcripts[1]).toMatchObject({ speakerId: 'agent', displayText: 'how may I help' });
     expect(exported.transcript.annotations).toEqual([expect.objectContaining({ content: 'caller greets', createdBy: user.id, createdByUserName: user.name })]);
+  });
+
+  it('marks the fields read from an invoice\'s data and shows the warning of a print that contradicts it; an XML task shows its fields without a page', async () => {
+    const t = await createTestTenant(ctx, { defaultTemplate: TemplateType.InvoicesUniversal });
+    const user = await createUser(ctx, t);
+    const dir = await mkdtemp(path.join(tmpdir(), 'review-einvoice-'));
+    const detect = async (name: string, content: Uint8Array | string, kind: 'pdf' | 'xml', mimeType: string) => {
+      const file = path.join(dir, name);
+      await writeFile(file, content);
+      const { chunks } = documentResult(await invoicesUniversalModel(await modelInput(file, kind, [1])));
+      return seedDetectedTask(ctx, t, { source: Buffer.from(content), mimeType, chunks }, { assignedUsers: [user.email] });
+    };
+    try {
+      const printed = await detect('contradiction.pdf', await pdfWithXml(printedLines(SAMPLE, { total: '1587.50' }), ciiInvoice()), 'pdf', 'application/pdf');
+      const xml = await detect('invoice.xml', ciiInvoice(), 'xml', 'application/xml');
+      const { page, problems } = await openPage();
+      await logIn(page, user);
+
+      await page.click(`button[data-task-id="${printed.id}"]`);
+      const total = page.locator('.field.data-backed', { hasText: 'Field: InvoiceTotal' });
+      await expect.poll(() => total.locator('input').inputValue()).toBe(SAMPLE.gross);
+      expect(await total.locator('.data-badge').textContent()).toBe('invoice data');
+      expect(await total.locator('.data-warning').textContent()).toMatch(/printed page reads "1587,50/);
+      // Where the print agrees, the field is boxed on the page image and carries no warning.
+      const number = page.locator('.field.data-backed', { hasText: 'Field: InvoiceId' });
+      expect(await number.locator('.data-warning').count()).toBe(0);
+
+      await page.click('#back');
+      await page.click(`button[data-task-id="${xml.id}"]`);
+      await expect.poll(() => page.textContent('#task-title')).toContain(`#${xml.id} `);
+      const vendor = page.locator('.field.data-backed', { hasText: 'Field: VendorName' });
+      await expect.poll(() => vendor.locator('input').inputValue()).toBe(SAMPLE.seller.name);
+      expect(await page.locator('.page-image').count()).toBe(0);
+      expect(problems).toEqual([]);
+      await page.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

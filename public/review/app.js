@@ -167,8 +167,16 @@ async function documentView(task) {
       chunk.entities.forEach((entity, entityIndex) => {
         const value = entity.keyValues[0];
         if (!value) return;
+        const data = entity.documentData;
+        // Why the document's own data was not used: a notice, nothing to edit.
+        if (entity.type === 'Warning') {
+          fields.push(h('p', { class: 'data-warning', role: 'alert' }, value.content));
+          return;
+        }
         const input = h('input', { value: value.content, 'data-chunk': chunk.chunkNumber, 'data-entity': entityIndex });
-        const box = page && boxFor(value.boundingBox, page.pixelsPerUnit, () => input.focus());
+        // A value read from the invoice's data is on the page only where the print states it.
+        const located = value.boundingBox.width > 0 || value.boundingBox.height > 0;
+        const box = page && located && boxFor(value.boundingBox, page.pixelsPerUnit, () => input.focus());
         input.addEventListener('input', () => {
           const key = `${chunk.chunkNumber}:${entityIndex}`;
           if (input.value === value.content) current.keyValueEdits.delete(key);
@@ -181,7 +189,9 @@ async function documentView(task) {
           boxes.push(box);
         }
         const label = entity.type === entity.category ? entity.type : `${entity.type}: ${entity.category}`;
-        fields.push(h('div', { class: 'field' }, h('label', {}, label), input));
+        const badge = data ? h('span', { class: 'data-badge', title: `Read from the invoice's data (${data.syntax}${data.fileName ? `, ${data.fileName}` : ''})` }, 'invoice data') : null;
+        const warning = data?.warning ? h('p', { class: 'data-warning', role: 'alert' }, data.warning) : null;
+        fields.push(h('div', { class: data ? 'field data-backed' : 'field' }, h('label', {}, label, badge), input, warning));
       });
       const image = page ? await pageImage(page, boxes) : null;
       return h('div', { class: 'page' }, image ?? h('div'), h('div', { class: 'fields' }, h('h3', {}, `Page ${chunk.pageNumber}`), ...fields));

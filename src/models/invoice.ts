@@ -21,6 +21,7 @@ import type { PageText, TextLine, TextRun } from './text-lines.js';
 import { correctLegalForm, guessVendor, recipientUnderSenderLine } from './vendor.js';
 import type { VendorProfileSource } from './vendor-profile.js';
 import { chooseWithVendorProfile } from './vendor-profile-choice.js';
+import { withInvoiceData } from './einvoice/with-invoice-data.js';
 
 interface InvoiceKind {
   groupName: string;
@@ -62,10 +63,11 @@ function bestNames(candidates: readonly PagedCandidate[]): TextRun[] {
  * where the document states it. The text inside images on text pages (a letterhead, a pasted
  * scan) is read too. Fields are chosen across pages once all are read, so that the document's
  * own dates tell whether it writes the day or the month first. Portuguese invoices are checked
- * against their fiscal QR code.
+ * against their fiscal QR code. Invoices that carry their own data (e-invoices) are read from
+ * it, checked against the print (einvoice/).
  */
 function invoiceModel(kind: InvoiceKind): Model {
-  return async (input) => {
+  const model: Model = async (input) => {
     const hinted = dateOptionsFor(input.language);
     const fiscalCodes: FiscalCode[] = [];
     const pages: ReadPage[] = [];
@@ -112,6 +114,7 @@ function invoiceModel(kind: InvoiceKind): Model {
     for (const chunk of chunks) chunk.averageConfidence = averageConfidence(chunk.entities);
     return { kind: 'document', chunks };
   };
+  return kind.receipt ? model : withInvoiceData(model, kind.expected);
 }
 
 /**

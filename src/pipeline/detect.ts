@@ -36,6 +36,7 @@ async function taskPages(
   pageRange: string | undefined,
   templateType: number,
 ): Promise<number[]> {
+  if (kind === 'xml') return [1];
   if (kind !== 'pdf' && kind !== 'image' && kind !== 'tiff') return [];
   if (task.processedPageRange !== null) return pagesOfRange(task.processedPageRange);
   const source = await engines.inspectSource(sourcePath);

@@ -2,6 +2,7 @@ import { sniffFile, type FileKind } from '../engines/file-type.js';
 import { imageInfo } from '../engines/image.js';
 import { probeMedia } from '../engines/media.js';
 import { pdfInfo } from '../engines/pdf.js';
+import { XML_PAGE_COUNT } from '../models/einvoice/xml-source.js';
 import { UnsupportedFileError, type SourceInspection } from './source-inspection.js';
 
 /** Spec limits: images strictly between 50x50 and 10000x10000 px; PDF pages under 17x17 inches. */
@@ -33,6 +34,8 @@ export async function inspectSource(path: string): Promise<SourceInspection> {
         : {}),
     };
   }
+  // An invoice's data (CII, UBL): whether the workspace takes it, and whether it is an invoice at all, is decided later.
+  if (kind === 'xml') return { kind, mimeType: sniffed.mime, pageCount: XML_PAGE_COUNT };
   if (kind === 'image' || kind === 'tiff') {
     const info = await imageInfo(path);
     const fits = (n: number) => n > MIN_IMAGE_PX && n < MAX_IMAGE_PX;

@@ -9,6 +9,7 @@ import { BlobNotFoundError, isMissingFile, openFileStream } from '../storage/blo
 import { cutAudio, planAudioSplit } from './audio-split.js';
 import { uploadIdOf } from '../modules/tasks/task-source.js';
 import { inTransaction } from '../db/prisma.js';
+import { TAKES_INVOICE_XML } from '../models/einvoice/xml-source.js';
 import { changeBatchTotalTasks } from '../modules/batches/batches.repository.js';
 import { takeTaskNumber } from '../modules/tasks/tasks.repository.js';
 import { formatPageRange, pagesToProcess } from './page-selection.js';
@@ -168,6 +169,9 @@ async function processSourceFile(
   const wantsMedia = workspace.taskType === TaskType.Transcript;
   if (isMedia !== wantsMedia) {
     return fail(TaskStatus.PreProcessingFailed, wantsMedia ? 'Transcription workspaces take audio or video files' : `This workspace takes documents and images, not ${source.kind}`);
+  }
+  if (source.kind === 'xml' && !TAKES_INVOICE_XML.has(workspace.templateType)) {
+    return fail(TaskStatus.PreProcessingFailed, `Unsupported file type ${source.mimeType}: send a PDF, an image, audio or video (XML invoices are taken by invoice workspaces)`);
   }
   // A part is never split again: it already is its slice.
   const split = request.context.splitTaskInChunks === true && partKey === undefined;

@@ -5,7 +5,8 @@
  */
 
 export interface DocumentSource {
-  kind: 'pdf' | 'image' | 'tiff';
+  /** xml: an invoice's data (invoice workspaces only), one page. */
+  kind: 'pdf' | 'image' | 'tiff' | 'xml';
   mimeType: string;
   pageCount: number;
   /** Set when the file breaks the spec's size limits (-> ValidationErrorInvalidDimensions). */

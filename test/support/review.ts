@@ -93,9 +93,20 @@ function insertReviewTask(ctx: TestContext, t: TestTenant, options: SeedOptions,
 /** A detected invoice in ToReview: source PDF stored, one chunk whose entities include KeyValues "Invoice number" and "Total". */
 export async function seedDocumentTask(ctx: TestContext, t: TestTenant, options: SeedOptions = {}) {
   const { pdf, chunks } = await invoiceDetection();
+  return seedDetectedTask(ctx, t, { source: pdf, mimeType: 'application/pdf', chunks }, options);
+}
+
+/** A task in ToReview with a stored source file and the chunks a model detected in it. */
+export async function seedDetectedTask(
+  ctx: TestContext,
+  t: TestTenant,
+  detection: { source: Buffer; mimeType: string; chunks: ReturnType<typeof documentResult>['chunks'] },
+  options: SeedOptions = {},
+) {
+  const { source, mimeType, chunks } = detection;
   const sourceBlobKey = `tenants/${t.tenantId}/tasks/review-${randomUUID()}/source`;
-  await ctx.blobs.put(sourceBlobKey, pdf);
-  const task = await insertReviewTask(ctx, t, options, { sourceBlobKey, sourceMimeType: 'application/pdf', totalPages: 1 });
+  await ctx.blobs.put(sourceBlobKey, source);
+  const task = await insertReviewTask(ctx, t, options, { sourceBlobKey, sourceMimeType: mimeType, totalPages: 1 });
   await ctx.prisma.documentChunk.createMany({
     data: chunks.map((chunk, index) => ({
       taskId: task.id,

@@ -147,9 +147,30 @@ export const vendorProfileSource = z
   .meta({ id: 'VendorProfileSource' });
 export type VendorProfileSource = z.infer<typeof vendorProfileSource>;
 
+/**
+ * Extension (not in the spec): on the fields of an invoice read from the document's own data
+ * (an e-invoice: Factur-X/ZUGFeRD XML embedded in the PDF, or a CII or UBL XML file as the
+ * task's source), what the data is and whether the printed page says the same; on a Warning
+ * entity, why the data could not be used. Absent on every other entity.
+ */
+export const documentDataSource = z
+  .object({
+    syntax: z.enum(['CII', 'ZUGFeRD1', 'UBL']).nullable().describe('CII: UN/CEFACT Cross Industry Invoice (Factur-X, ZUGFeRD 2, XRechnung CII); ZUGFeRD1: ZUGFeRD 1.0 CrossIndustryDocument; UBL: OASIS UBL Invoice or CreditNote (XRechnung UBL, Peppol BIS Billing 3.0). Null on a Warning whose data could not be read'),
+    profile: z.string().nullable().describe('The specification identifier the data states (its guideline or customization ID)'),
+    fileName: z.string().nullable().describe('The embedded file the data came from; null when the XML is the task source'),
+    print: z
+      .enum(['agreed', 'contradicted', 'notRead', 'noPrint'])
+      .nullable()
+      .describe('agreed: the printed page states the same value. contradicted: the page reading gave another value and the data\'s is printed nowhere on the page; the field keeps the data\'s value and carries a warning. notRead: the page reading has no value for the field. noPrint: the task has no printed page (an XML source)'),
+    printedContent: z.string().nullable().describe('What the printed page reads where it contradicts the data'),
+    warning: z.string().nullable().describe('What a reviewer should check: a contradiction with the print, or why the document\'s data was not used'),
+  })
+  .meta({ id: 'DocumentDataSource' });
+export type DocumentDataSource = z.infer<typeof documentDataSource>;
+
 export const entity = z
   .object({
-    type: z.string().describe('Kind: Line, Paragraph, Table, KeyValue, QrCode, Barcode, Field, PersonalData, Mrz, TemplateField'),
+    type: z.string().describe('Kind: Line, Paragraph, Table, KeyValue, QrCode, Barcode, Field, PersonalData, Mrz, TemplateField, Warning'),
     category: z.string().describe('Meaning, e.g. InvoiceTotal, Email, or the label of a key-value pair'),
     groupName: z.string(),
     pageNumber: int(),
@@ -176,6 +197,7 @@ export const entity = z
     contentUnderstandingDetected: z.boolean(),
     confidence: z.number(),
     vendorProfile: vendorProfileSource.optional().describe('Extension: invoice and receipt fields of a document whose vendor matched a vendor profile'),
+    documentData: documentDataSource.optional().describe("Extension: invoice fields read from the document's own data (e-invoices), and warnings about that data"),
   })
   .meta({ id: 'ExportEntity' });
 export type Entity = z.infer<typeof entity>;
