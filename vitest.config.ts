@@ -16,6 +16,7 @@ const UNIT = [
   'test/import-cycles.test.ts',
   'test/prisma-in-repositories.test.ts',
   'test/docs-links.test.ts',
+  'test/bench/public-invoices.test.ts',
 ];
 
 export default defineConfig({

@@ -3,7 +3,10 @@
  * (no HTTP): the real dev receipts of ../shared/corpora/receipts-dev (skipped with a message when
  * absent; never copied into the repository) and our labelled invoices, generated here from a seed
  * in seven languages, nine layouts and six deliveries (text PDF to low-resolution photo), whose
- * expected fields are kept in bench/accuracy/invoices.expected.json.
+ * expected fields are kept in bench/accuracy/invoices.expected.json; and the labelled public
+ * invoices of bench/corpora/invoices-public (real invoices from open-source repositories, skipped
+ * with a message when the folder is absent), the printed page of the e-invoices (their embedded
+ * data removed in memory) reported apart from the text PDFs, scans and images.
  *
  * Prints per field the share right (normalised: text without case, spaces and punctuation;
  * amounts and dates by value) and raw-exact (as printed), fields reported where the document has
@@ -14,7 +17,7 @@
  * read twice: as published, their invoice data embedded (the data path), and with the data
  * removed (the printed path), each reported apart.
  *
- * Options (environment): BENCH_ONLY=receipts|invoices|einvoices, BENCH_LIMIT=n (first n documents of each
+ * Options (environment): BENCH_ONLY=receipts|invoices|einvoices|public-invoices, BENCH_LIMIT=n (first n documents of each
  * set), BENCH_MATCH=regex (only the documents whose name matches, e.g. "letterhead" or "^005$"),
  * BENCH_INVOICES=n (how many invoices; 72 by default), BENCH_VERBOSE=1 (every wrong field),
  * BENCH_JSON=file (every outcome, to compare runs), BENCH_KEEP=dir (keep the generated invoices),
@@ -38,6 +41,7 @@ import { runModel, type ModelRun } from './accuracy/run-model.js';
 import { formatCalibration, formatTally, judge, tally, type ExpectedField, type FieldOutcome } from './accuracy/score.js';
 import { chromiumAvailable, launchBrowser, renderInvoice } from './accuracy/invoices/render.js';
 import { generateInvoices, INVOICE_FIELDS, type InvoiceSpec } from './accuracy/invoices/spec.js';
+import { fileKindOf, loadPublicInvoices, pageCount, printedOnlyCopy, PUBLIC_INVOICE_FIELDS, PUBLIC_INVOICES_FOLDER } from './accuracy/public-invoices.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repository = path.resolve(here, '..');
@@ -50,6 +54,10 @@ const match = process.env.BENCH_MATCH ? new RegExp(process.env.BENCH_MATCH) : un
 const INVOICE_SEED = 13;
 const invoiceCount = Number(process.env.BENCH_INVOICES ?? 72);
 const expectedFile = path.join(here, 'accuracy', 'invoices.expected.json');
+const publicInvoicesFolder = path.join(repository, PUBLIC_INVOICES_FOLDER);
+/** Pages read of a public invoice: its totals and bank details may sit on a later page (four for the longest). */
+const PUBLIC_INVOICE_PAGES = 4;
+const runs = (set: string) => !only || only === set;
 
 interface SetResult {
   name: string;
@@ -187,17 +195,53 @@ async function invoicesSet(): Promise<{ text: SetResult; scans: SetResult; group
   return { text, scans, groups };
 }
 
+async function publicInvoicesSet(): Promise<{ data: SetResult; printed: SetResult; others: SetResult; groups: Map<string, string> } | undefined> {
+  const documents = await loadPublicInvoices(publicInvoicesFolder);
+  if (!documents) {
+    console.log(`\npublic invoices: skipped, ${path.relative(repository, publicInvoicesFolder)} is absent (see its README for how the files reach a checkout)`);
+    return undefined;
+  }
+  const data: SetResult = { name: 'public invoices, e-invoices as published (their data read)', outcomes: [], seconds: 0, pages: 0 };
+  const printed: SetResult = { name: 'public invoices, e-invoices read from the printed page (data removed)', outcomes: [], seconds: 0, pages: 0 };
+  const others: SetResult = { name: 'public invoices, text PDFs, scans and images', outcomes: [], seconds: 0, pages: 0 };
+  const groups = new Map<string, string>();
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-public-invoices-'));
+  try {
+    const named = documents.map((doc) => ({ doc, document: `${doc.name} ${doc.country}/${doc.language} ${doc.kind}` }));
+    for (const { doc, document } of named.filter((n) => !match || match.test(n.document)).slice(0, limit)) {
+      groups.set(document, `${doc.kind} ${doc.country}`);
+      const pages = Array.from({ length: Math.min(await pageCount(doc.file), PUBLIC_INVOICE_PAGES) }, (_, i) => i + 1);
+      const read = async (set: SetResult, file: string) => {
+        const run = await runModel(invoicesUniversalModel, TemplateType.InvoicesUniversal, file, fileKindOf(file), pages);
+        set.outcomes.push(...outcomesOf(document, PUBLIC_INVOICE_FIELDS, doc.expected, run));
+        set.seconds += run.seconds;
+        set.pages += run.pages;
+      };
+      if (doc.kind !== 'e-invoice') {
+        await read(others, doc.file);
+        continue;
+      }
+      await read(data, doc.file);
+      // The printed path: the e-invoice's data must not reach the model, it reads what a printer would show.
+      await read(printed, await printedOnlyCopy(doc.file, dir));
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  return { data, printed, others, groups };
+}
+
 async function main() {
   console.log(`accuracy benchmark (${os.cpus().length} cores)`);
   const results: SetResult[] = [];
-  if (!only || only === 'receipts') {
+  if (runs('receipts')) {
     const receipts = await receiptsSet();
     if (receipts) {
       report(receipts, RECEIPT_FIELDS);
       results.push(receipts);
     }
   }
-  if (!only || only === 'einvoices') {
+  if (runs('einvoices')) {
     const sets = await eInvoiceSets();
     if (sets) {
       report(sets.data, EINVOICE_FIELDS);
@@ -205,7 +249,7 @@ async function main() {
       results.push(sets.data, sets.printed);
     }
   }
-  if (!only || only === 'invoices') {
+  if (runs('invoices')) {
     const invoices = await invoicesSet();
     if (invoices) {
       report(invoices.text, INVOICE_FIELDS, invoices.groups);
@@ -213,6 +257,18 @@ async function main() {
       const all: SetResult = { name: 'labelled invoices, all', outcomes: [...invoices.text.outcomes, ...invoices.scans.outcomes], seconds: invoices.text.seconds + invoices.scans.seconds, pages: invoices.text.pages + invoices.scans.pages };
       report(all, INVOICE_FIELDS);
       results.push(invoices.text, invoices.scans);
+    }
+  }
+  if (runs('public-invoices')) {
+    const publicInvoices = await publicInvoicesSet();
+    if (publicInvoices) {
+      for (const set of [publicInvoices.data, publicInvoices.printed, publicInvoices.others]) {
+        if (set.pages > 0) report(set, PUBLIC_INVOICE_FIELDS, publicInvoices.groups);
+      }
+      const { printed, others } = publicInvoices;
+      const all: SetResult = { name: 'public invoices, all (e-invoices from their printed page)', outcomes: [...printed.outcomes, ...others.outcomes], seconds: printed.seconds + others.seconds, pages: printed.pages + others.pages };
+      if (all.pages > 0) report(all, PUBLIC_INVOICE_FIELDS, publicInvoices.groups);
+      results.push(publicInvoices.data, printed, others);
     }
   }
   if (process.env.BENCH_JSON) await writeFile(process.env.BENCH_JSON, JSON.stringify(results, null, 1));

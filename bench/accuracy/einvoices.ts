@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { expectedOfLabels, LABELLED_INVOICE_FIELDS, type InvoiceLabels, type LabelledInvoiceField } from './invoice-labels.js';
 import type { ExpectedField } from './score.js';
 
 /** The fields the e-invoice corpus labels, by the model's field names. */
-export const EINVOICE_FIELDS = ['InvoiceId', 'InvoiceDate', 'VendorName', 'VendorTaxId', 'SubTotal', 'TotalTax', 'InvoiceTotal', 'Currency', 'IBAN'] as const;
+export const EINVOICE_FIELDS = LABELLED_INVOICE_FIELDS;
 
 export interface LabelledEInvoice {
   name: string;
@@ -12,20 +13,7 @@ export interface LabelledEInvoice {
   withData: string;
   /** The same file with the data removed: only the printed page to read. */
   printedOnly: string;
-  expected: Partial<Record<(typeof EINVOICE_FIELDS)[number], ExpectedField>>;
-}
-
-/** One labelled invoice of the corpus (`NAME.json`: a list holding one object). */
-interface CorpusLabel {
-  invoice_number?: string;
-  date?: string;
-  amount?: number;
-  currency?: string;
-  issuer?: string;
-  amount_untaxed?: number;
-  amount_tax?: number;
-  iban?: string;
-  vat?: string;
+  expected: Partial<Record<LabelledInvoiceField, ExpectedField>>;
 }
 
 /**
@@ -40,18 +28,8 @@ export async function loadDevEInvoices(corpora: string): Promise<LabelledEInvoic
   return Promise.all(
     names.map(async (file) => {
       const name = file.replace(/\.json$/, '');
-      const [label] = JSON.parse(await readFile(path.join(folder, file), 'utf8')) as CorpusLabel[];
-      const expected: LabelledEInvoice['expected'] = {};
-      const amount = (value: number) => ({ kind: 'amount' as const, printed: value.toFixed(2), value: value.toFixed(2) });
-      if (label?.invoice_number) expected.InvoiceId = { kind: 'identifier', printed: label.invoice_number, value: label.invoice_number };
-      if (label?.date) expected.InvoiceDate = { kind: 'date', printed: label.date, value: label.date };
-      if (label?.issuer) expected.VendorName = { kind: 'text', printed: label.issuer, value: label.issuer };
-      if (label?.vat) expected.VendorTaxId = { kind: 'identifier', printed: label.vat, value: label.vat };
-      if (label?.amount_untaxed !== undefined) expected.SubTotal = amount(label.amount_untaxed);
-      if (label?.amount_tax !== undefined) expected.TotalTax = amount(label.amount_tax);
-      if (label?.amount !== undefined) expected.InvoiceTotal = amount(label.amount);
-      if (label?.currency) expected.Currency = { kind: 'code', printed: label.currency, value: label.currency };
-      if (label?.iban) expected.IBAN = { kind: 'identifier', printed: label.iban, value: label.iban };
+      const [label] = JSON.parse(await readFile(path.join(folder, file), 'utf8')) as InvoiceLabels[];
+      const expected = expectedOfLabels(label);
       return { name, withData: path.join(folder, 'with-xml', `${name}.pdf`), printedOnly: path.join(folder, 'printed-only', `${name}.pdf`), expected };
     }),
   );
