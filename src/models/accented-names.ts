@@ -7,10 +7,10 @@
  */
 import { stackCrops } from '../engines/image.js';
 import { ocrImage, tesseractLanguage, type OcrWord } from '../engines/ocr.js';
-import { growBox } from './geometry.js';
+import { growBox } from './page/text/geometry.js';
 import { hasSmudgedWord } from './invoice-fields.js';
-import { OCR_DPI, type SourcePage } from './page-reader.js';
-import { mean, type TextRun } from './text-lines.js';
+import { OCR_DPI, type SourcePage } from './page/page-reader.js';
+import { mean, type TextRun } from './page/text/text-lines.js';
 
 /** The installed models that spell accents; English is left out, whose reading the page has already. */
 const ACCENTED_LANGUAGES = ['fr', 'de', 'es', 'pt'] as const;

@@ -6,7 +6,7 @@
  */
 import { ATTENTION, SALUTATION } from './label-hits.js';
 import { findAmounts, findDates, plain } from './normalize.js';
-import type { PageText, TextLine } from './text-lines.js';
+import type { PageText, TextLine } from './page/text/text-lines.js';
 import { SENDER_LINE_SEPARATOR } from './vendor.js';
 
 /** A postcode and its town, as the countries we read write them: "80331 München", "2042 AA Zandvoort", "1000-001 Lisboa", "Leeds LS6 2DD", "Seattle, WA 98101". */

@@ -1,15 +1,15 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Entity } from '../modules/exports/document-export.schemas.js';
-import { detectPerPage } from './chunks.js';
-import { keyValueOf, newEntity, type PageRef } from './entities.js';
-import { growBox, scaleBox } from './geometry.js';
+import { detectPerPage } from './page/chunks.js';
+import { keyValueOf, newEntity, type PageRef } from './page/text/entities.js';
+import { growBox, scaleBox } from './page/text/geometry.js';
 import type { Model } from './model.js';
 import { dateOptionsFor } from './normalize.js';
-import { ocrLanguages } from './page-reader.js';
+import { ocrLanguages } from './page/page-reader.js';
 import { findPersonalData, type PersonalData } from './personal-data.js';
 import { ImagePdf, paintBoxes } from './redaction.js';
-import { boxesInRange, buildPageText } from './text-lines.js';
+import { boxesInRange, buildPageText } from './page/text/text-lines.js';
 
 /** Resolution of the redacted pages; useHigherQuality doubles it. */
 const STANDARD_DPI = 150;

@@ -5,11 +5,11 @@
  * combines the OCR's confidence in the characters, how surely the label names the field, and the
  * cross-checks; a field that fails one is never certain.
  */
-import type { PageRef } from './entities.js';
+import type { PageRef } from './page/text/entities.js';
 import type { InvoiceField } from './invoice-field-names.js';
 import { hasSmudgedWord, SURE_PAYMENT, type CandidateCategory, type FieldCandidate } from './invoice-fields.js';
 import { plain } from './normalize.js';
-import type { TextRun } from './text-lines.js';
+import type { TextRun } from './page/text/text-lines.js';
 
 export interface PagedCandidate extends FieldCandidate {
   page: PageRef;

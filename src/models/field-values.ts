@@ -7,7 +7,7 @@ import { findIbans, findTaxId } from './identifiers.js';
 import { ATTENTION } from './label-hits.js';
 import { hasLegalForm } from './legal-form.js';
 import { findAmounts, findCurrency, findDates, type DateOptions, type FoundAmount } from './normalize.js';
-import { runInRange, type PageText, type TextRun } from './text-lines.js';
+import { runInRange, type PageText, type TextRun } from './page/text/text-lines.js';
 
 export interface ReadValue {
   run: TextRun;

@@ -1,15 +1,15 @@
 import type { Details, FieldName } from 'mrz';
 import type { Entity } from '../modules/exports/document-export.schemas.js';
-import { detectPerPage } from './chunks.js';
-import { keyValueOf, newEntity, type Located, type PageRef } from './entities.js';
+import { detectPerPage } from './page/chunks.js';
+import { keyValueOf, newEntity, type Located, type PageRef } from './page/text/entities.js';
 import { acceptDate, findLabelledFields, type FieldRule } from './labelled-fields.js';
 import { BIRTH_DATE_LABELS, GIVEN_NAME_LABELS, SURNAME_LABELS } from './labels.js';
-import { lineEntities } from './layout-entities.js';
+import { lineEntities } from './page/layout-entities.js';
 import type { Model } from './model.js';
 import { checkDigitsValid, findMrz, type MrzZone } from './mrz-zone.js';
 import { dateOptionsFor, isoDate, type DateOptions } from './normalize.js';
-import { ocrLanguages } from './page-reader.js';
-import { buildPageText, joinRuns, type TextRun } from './text-lines.js';
+import { ocrLanguages } from './page/page-reader.js';
+import { buildPageText, joinRuns, type TextRun } from './page/text/text-lines.js';
 
 /**
  * Identification documents: the MRZ (TD1, TD2, TD3) with every field and check digit, and the

@@ -5,7 +5,7 @@
  * cross-checks between fields, is field-choice.ts's work.
  */
 import { currencyNamed, findAmountInWords } from './amount-in-words.js';
-import { overlap } from './geometry.js';
+import { overlap } from './page/text/geometry.js';
 import type { InvoiceField } from './invoice-field-names.js';
 import { INVOICE_LABELS, TAX_WORD, type LabelCategory } from './invoice-labels.js';
 import { compileLabels, findLabelHits, lineBelow, lineRightOf, valuesOf, type LabelHit, type ValuePlace, type ValueRun } from './label-hits.js';
@@ -13,8 +13,8 @@ import { hasLegalForm } from './legal-form.js';
 import { plausibleYear, readAmount, readCurrency, readDate, readIban, readIdentifier, readName, readTaxAmount, readTaxId, REPAIRED_IBAN, subRun, type ReadValue, type ValueReader } from './field-values.js';
 import { findIbans, findPrefixedVatNumber } from './identifiers.js';
 import { findAmounts, findCurrencies, findDates, plain, type DateOptions } from './normalize.js';
-import type { LayoutTable } from './tables.js';
-import { joinRuns, type PageText, type TextLine, type TextRun } from './text-lines.js';
+import type { LayoutTable } from './page/text/tables.js';
+import { joinRuns, type PageText, type TextLine, type TextRun } from './page/text/text-lines.js';
 
 /** Fields, and the amounts that check them: tax lines to add up, cash tendered and change, rounding. */
 export type CandidateCategory = InvoiceField | 'TaxLine' | 'Tendered' | 'Change' | 'Rounding' | 'CurrencyMention' | 'AmountInWords';

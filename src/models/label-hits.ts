@@ -1,7 +1,7 @@
-import { overlap } from './geometry.js';
+import { overlap } from './page/text/geometry.js';
 import type { LabelDefinition } from './invoice-labels.js';
 import { plainWithOffsets } from './normalize.js';
-import { runInRange, runOfWords, type PageText, type TextLine, type TextRun } from './text-lines.js';
+import { runInRange, runOfWords, type PageText, type TextLine, type TextRun } from './page/text/text-lines.js';
 
 /** A label found in a line: where it is, and where the text after it (its separators skipped) starts. */
 export interface LabelHit {

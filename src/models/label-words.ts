@@ -4,7 +4,7 @@
  * "GST"), round letters for zero. A word OCR was unsure of that matches a label word stroke for
  * stroke is read as that word, in the case it was printed in, so that the labels are found.
  */
-import type { PageWord } from './text-lines.js';
+import type { PageWord } from './page/text/text-lines.js';
 
 const LABEL_WORDS = ['TOTAL', 'NETT', 'NET', 'GRAND', 'SUBTOTAL', 'SALES', 'AMOUNT', 'ROUNDING', 'ROUNDED', 'CASH', 'CHANGE', 'TENDERED', 'GST', 'SST', 'TAX', 'DUE', 'BALANCE', 'PAYABLE'];
 

@@ -1,6 +1,6 @@
-import { valueAfter } from './key-values.js';
+import { valueAfter } from './page/text/key-values.js';
 import { findDate, type DateOptions } from './normalize.js';
-import { runInRange, type PageText, type TextLine, type TextRun } from './text-lines.js';
+import { runInRange, type PageText, type TextLine, type TextRun } from './page/text/text-lines.js';
 
 /** What a rule makes of a value it accepts. */
 export interface AcceptedValue {

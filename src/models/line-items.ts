@@ -1,4 +1,4 @@
-import type { LayoutTable } from './tables.js';
+import type { LayoutTable } from './page/text/tables.js';
 
 /** Column headers of invoice and receipt item tables, in the languages of the invoices we read. */
 const COLUMNS: ReadonlyArray<readonly [name: string, header: RegExp]> = [

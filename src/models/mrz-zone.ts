@@ -1,5 +1,5 @@
 import { parse, type ParseResult } from 'mrz';
-import type { TextLine } from './text-lines.js';
+import type { TextLine } from './page/text/text-lines.js';
 
 /**
  * The machine-readable zone of passports and ID cards (ICAO 9303) in OCR lines: found by its

@@ -3,7 +3,7 @@ import { acceptDate, findLabelledFields, subRun, type FieldRule } from './labell
 import { BIRTH_DATE_LABELS, FULL_NAME_LABELS, GIVEN_NAME_LABELS, PHONE_LABELS, SURNAME_LABELS, TAX_ID_LABEL } from './labels.js';
 import { findMrz } from './mrz-zone.js';
 import type { DateOptions } from './normalize.js';
-import { runInRange, type PageText, type TextRun } from './text-lines.js';
+import { runInRange, type PageText, type TextRun } from './page/text/text-lines.js';
 
 export type PersonalDataCategory = 'Mrz' | 'Email' | 'IBAN' | 'CardNumber' | 'Phone' | 'TaxId' | 'DateOfBirth' | 'Name';
 

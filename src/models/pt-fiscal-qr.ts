@@ -1,5 +1,5 @@
 import type { InvoiceField } from './invoice-field-names.js';
-import type { PayloadPairReader } from './layout-entities.js';
+import type { PayloadPairReader } from './page/layout-entities.js';
 import { compactDate } from './normalize.js';
 
 /**

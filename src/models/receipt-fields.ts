@@ -6,9 +6,9 @@
 import type { FieldCandidate } from './invoice-fields.js';
 import type { LabelHit } from './label-hits.js';
 import { findAmounts, findDates, plain } from './normalize.js';
-import { unionBox } from './geometry.js';
+import { unionBox } from './page/text/geometry.js';
 import { respellAddressWords, respellKnownWords } from './known-words.js';
-import { joinRuns, median, type PageText, type TextLine, type TextRun } from './text-lines.js';
+import { joinRuns, median, type PageText, type TextLine, type TextRun } from './page/text/text-lines.js';
 import { hasLegalForm } from './legal-form.js';
 import { correctLegalForm, repairLegalForm } from './vendor.js';
 

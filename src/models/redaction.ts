@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
-import type { Box } from './geometry.js';
+import type { Box } from './page/text/geometry.js';
 
 /** Paints opaque black boxes (pixels) over an image; what was under them is gone from the pixels. */
 export async function paintBoxes(png: Buffer, boxes: readonly Box[]): Promise<Buffer> {

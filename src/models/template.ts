@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import type { Entity, TemplateCell, TemplateHeader } from '../modules/exports/document-export.schemas.js';
-import { detectPerPage } from './chunks.js';
-import { childKeyValueOf, newEntity, type Located, type PageRef } from './entities.js';
-import { centerOf, containsPoint, geometryOf, type Box } from './geometry.js';
+import { detectPerPage } from './page/chunks.js';
+import { childKeyValueOf, newEntity, type Located, type PageRef } from './page/text/entities.js';
+import { centerOf, containsPoint, geometryOf, type Box } from './page/text/geometry.js';
 import { ModelRejectedInputError, type Model } from './model.js';
 import { dateOptionsFor, findDate, normalizeValue, parseAmount, pascalCase, type DateOptions } from './normalize.js';
-import { ocrLanguages } from './page-reader.js';
-import { buildPageText, runOfWords, type PlacedWord } from './text-lines.js';
+import { ocrLanguages } from './page/page-reader.js';
+import { buildPageText, runOfWords, type PlacedWord } from './page/text/text-lines.js';
 
 const region = z.object({
   left: z.number().min(0),

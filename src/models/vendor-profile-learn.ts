@@ -6,7 +6,7 @@
  * result) and the reading (the models, from the pages) measure alike.
  */
 import type { Span } from '../modules/exports/document-export.schemas.js';
-import type { Box } from './geometry.js';
+import type { Box } from './page/text/geometry.js';
 import type { InvoiceField } from './invoice-field-names.js';
 import { findDates, plain } from './normalize.js';
 import {

@@ -5,11 +5,11 @@
  * the value itself, the others by their label and their place relative to it (in the label's
  * heights, so a shifted or rescaled scan reads alike), else by their region of the page.
  */
-import type { PageRef } from './entities.js';
+import type { PageRef } from './page/text/entities.js';
 import { subRun } from './field-values.js';
-import type { Box } from './geometry.js';
+import type { Box } from './page/text/geometry.js';
 import type { InvoiceField } from './invoice-field-names.js';
-import type { PageText, TextLine, TextRun } from './text-lines.js';
+import type { PageText, TextLine, TextRun } from './page/text/text-lines.js';
 import {
   fingerprintSimilarity,
   headerFingerprint,

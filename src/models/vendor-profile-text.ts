@@ -7,7 +7,7 @@
  */
 import type { Span } from '../modules/exports/document-export.schemas.js';
 import { plausibleYear } from './field-values.js';
-import { unionBox, type Box } from './geometry.js';
+import { unionBox, type Box } from './page/text/geometry.js';
 import { findAmounts, findCurrencies, findDates, plainWithOffsets } from './normalize.js';
 
 export interface ProfileWord {

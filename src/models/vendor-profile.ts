@@ -6,7 +6,7 @@
  * text of its page header.
  */
 import { createHash } from 'node:crypto';
-import type { Box } from './geometry.js';
+import type { Box } from './page/text/geometry.js';
 import type { InvoiceField } from './invoice-field-names.js';
 import { plain } from './normalize.js';
 import { frameOf, keyOf, type ProfileLine, type ValueKind } from './vendor-profile-text.js';

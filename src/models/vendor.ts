@@ -4,14 +4,14 @@
  * number, IBAN or contact lines, outside the customer's block, and not a title or a label. When
  * nothing reads that way the vendor stays not detected: a title is never a vendor.
  */
-import { overlap, unionBox } from './geometry.js';
+import { overlap, unionBox } from './page/text/geometry.js';
 import { findIbans } from './identifiers.js';
 import { hasSmudgedWord, isInBlockOf, SMUDGE_CONFIDENCE } from './invoice-fields.js';
 import { SALUTATION, type LabelHit } from './label-hits.js';
 import { hasLegalForm, LEGAL_FORM } from './legal-form.js';
 import { findAmounts, findDates, plain } from './normalize.js';
 import { subRun } from './field-values.js';
-import { joinRuns, median, runOfWords, type PageText, type PlacedWord, type TextLine, type TextRun } from './text-lines.js';
+import { joinRuns, median, runOfWords, type PageText, type PlacedWord, type TextLine, type TextRun } from './page/text/text-lines.js';
 
 /**
  * A company name with the OCR's usual misreadings of its legal form put right ("SON BHD",

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findIbans, findTaxId, isLuhnValid, isValidIban, isValidPtNif } from '../../src/models/identifiers.js';
 import { findAmounts, findCurrencies, findCurrency, findDate, isAmount, normalizeValue, numericDateOrder, parseAmount, pascalCase } from '../../src/models/normalize.js';
-import { parseKeyValuePayload } from '../../src/models/barcodes.js';
+import { parseKeyValuePayload } from '../../src/models/page/barcodes.js';
 
 describe('normalisation', () => {
   it('reads dates in the formats and languages invoices use', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chooseFields } from '../../src/models/field-choice.js';
 import { findPageCandidates, type FieldCandidate } from '../../src/models/invoice-fields.js';
 import { dateOptionsFor } from '../../src/models/normalize.js';
-import { buildPageText, type PageWord } from '../../src/models/text-lines.js';
+import { buildPageText, type PageWord } from '../../src/models/page/text/text-lines.js';
 import { guessVendor } from '../../src/models/vendor.js';
 
 /** A word as OCR gives it: its text, where it is (left, top, height), how sure the OCR was, its OCR line. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { TemplateType } from '../../src/domain/enums.js';
-import { documentModels } from '../../src/models/document-models.js';
+import { documentModels } from '../../src/models/registry/document-models.js';
 import { labellingModel } from '../../src/models/labelling.js';
-import { layoutModel } from '../../src/models/layout.js';
+import { layoutModel } from '../../src/models/page/layout.js';
 import { ModelRejectedInputError } from '../../src/models/model.js';
 import { templateModel } from '../../src/models/template.js';
 import { useScratchDir } from '../engines/fixtures.js';

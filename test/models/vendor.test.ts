@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Entity } from '../../src/modules/exports/document-export.schemas.js';
 import { invoicesUniversalModel } from '../../src/models/invoice.js';
-import { buildPageText, type PageWord } from '../../src/models/text-lines.js';
+import { buildPageText, type PageWord } from '../../src/models/page/text/text-lines.js';
 import { correctLegalForm, recipientUnderSenderLine } from '../../src/models/vendor.js';
 import { useScratchDir } from '../engines/fixtures.js';
 import { firstPageEntities, textPdf, writeFixture, type Placed } from './document-fixtures.js';

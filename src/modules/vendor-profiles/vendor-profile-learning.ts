@@ -7,7 +7,7 @@
 import type { Db } from '../../db/prisma.js';
 import { TemplateType } from '../../domain/enums.js';
 import type { Prisma } from '../../generated/prisma/client.js';
-import type { Box } from '../../models/geometry.js';
+import type { Box } from '../../models/page/text/geometry.js';
 import { INVOICE_FIELDS, type InvoiceField } from '../../models/invoice-field-names.js';
 import type { FieldEvidence, ProfileFields } from '../../models/vendor-profile.js';
 import { learnField, learnIdentity, mergeEvidence, type LearnedIdentity, type ReviewedField, type ReviewedPage } from '../../models/vendor-profile-learn.js';

@@ -1,5 +1,5 @@
-import type { PageDrawing } from '../engines/pdf.js';
-import { unionBox, type Box } from './geometry.js';
+import type { PageDrawing } from '../../engines/pdf.js';
+import { unionBox, type Box } from './text/geometry.js';
 
 /**
  * Where a barcode could be on a page whose text comes from its text layer: inside a raster image,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { joinSplitInitials } from '../../src/models/split-initials.js';
-import type { PageWord } from '../../src/models/text-lines.js';
+import { joinSplitInitials } from '../../../src/models/page/split-initials.js';
+import type { PageWord } from '../../../src/models/page/text/text-lines.js';
 
 /** Words of one OCR line, each `[text, left, width, confidence]`, 18 px high. */
 function line(...words: Array<[string, number, number, number]>): PageWord[] {

@@ -1,17 +1,17 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { imagePageToPng, textLineHeight, withoutDotLeaders } from '../engines/image.js';
-import { ocrImage, ocrProcessLimit, type OcrOptions } from '../engines/ocr.js';
-import { levelPage, MIN_DESKEW_DEGREES, pageSkewDegrees } from '../engines/deskew.js';
-import { paddleOcrAvailable, paddleOcrImage, type PaddleOcrOptions } from '../engines/paddle-ocr.js';
-import { openPdf, pdfInfo, pdfPageDrawing, pdfPageText, renderPdfPage, renderPdfPagePixels, type PageDrawing, type Pixels } from '../engines/pdf.js';
-import { EngineFailedError, PdfUnreadableError } from '../engines/errors.js';
-import { cropPixels, decodeGrey, greyPng, resizeGrey, toGrey, type GreyPixels } from '../engines/pixels.js';
-import { hasPdftoppm, renderPdfPageGrey } from '../engines/poppler.js';
-import { centerOf, containsPoint, growBox, overlap, scaleBox, unionBox, type Box } from './geometry.js';
-import { ModelRejectedInputError, type ModelInput } from './model.js';
+import { imagePageToPng, textLineHeight, withoutDotLeaders } from '../../engines/image.js';
+import { ocrImage, ocrProcessLimit, type OcrOptions } from '../../engines/ocr.js';
+import { levelPage, MIN_DESKEW_DEGREES, pageSkewDegrees } from '../../engines/deskew.js';
+import { paddleOcrAvailable, paddleOcrImage, type PaddleOcrOptions } from '../../engines/paddle-ocr.js';
+import { openPdf, pdfInfo, pdfPageDrawing, pdfPageText, renderPdfPage, renderPdfPagePixels, type PageDrawing, type Pixels } from '../../engines/pdf.js';
+import { EngineFailedError, PdfUnreadableError } from '../../engines/errors.js';
+import { cropPixels, decodeGrey, greyPng, resizeGrey, toGrey, type GreyPixels } from '../../engines/pixels.js';
+import { hasPdftoppm, renderPdfPageGrey } from '../../engines/poppler.js';
+import { centerOf, containsPoint, growBox, overlap, scaleBox, unionBox, type Box } from './text/geometry.js';
+import { ModelRejectedInputError, type ModelInput } from '../model.js';
 import { rereadGarbled } from './garbled-words.js';
 import { joinSplitInitials } from './split-initials.js';
-import type { PageWord } from './text-lines.js';
+import type { PageWord } from './text/text-lines.js';
 
 /** A page drawn as pixels, and how many page units one pixel is. */
 export interface PageImage {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPageText, type PageWord } from '../../src/models/text-lines.js';
+import { buildPageText, type PageWord } from '../../../src/models/page/text/text-lines.js';
 
 /** Words of a text layer (points, top-left origin), each `size` high, set one after another from x. */
 function placedWords(text: string, x: number, top: number, size = 10): PageWord[] {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { DocumentChunkResult } from '../../src/models/model.js';
-import { layoutModel } from '../../src/models/layout.js';
-import { useScratchDir } from '../engines/fixtures.js';
-import { entitiesOf, imagePdf, modelInput, renderPage, textPdf, writeFixture } from './document-fixtures.js';
+import type { DocumentChunkResult } from '../../../src/models/model.js';
+import { layoutModel } from '../../../src/models/page/layout.js';
+import { useScratchDir } from '../../engines/fixtures.js';
+import { entitiesOf, imagePdf, modelInput, renderPage, textPdf, writeFixture } from '../document-fixtures.js';
 
 /** Pages are read several at a time (as many as OCR processes may run), and still come out in page order. */
 describe('pages of a document', () => {

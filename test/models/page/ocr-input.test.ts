@@ -1,9 +1,9 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { invoicesUniversalModel } from '../../src/models/invoice.js';
-import { layoutModel } from '../../src/models/layout.js';
-import { useScratchDir } from '../engines/fixtures.js';
-import { entitiesOf, fields, firstPageEntities, modelInput, renderPage, scannedLook, textPdf, writeFixture, type Placed } from './document-fixtures.js';
+import { invoicesUniversalModel } from '../../../src/models/invoice.js';
+import { layoutModel } from '../../../src/models/page/layout.js';
+import { useScratchDir } from '../../engines/fixtures.js';
+import { entitiesOf, fields, firstPageEntities, modelInput, renderPage, scannedLook, textPdf, writeFixture, type Placed } from '../document-fixtures.js';
 
 /** An invoice as a 300 dpi scan of A4 shows it, in pixels. */
 const SCANNED_INVOICE: Placed[] = [

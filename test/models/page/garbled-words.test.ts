@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import type { OcrWord } from '../../src/engines/ocr.js';
-import { decodeGrey } from '../../src/engines/pixels.js';
-import { rereadGarbled } from '../../src/models/garbled-words.js';
+import type { OcrWord } from '../../../src/engines/ocr.js';
+import { decodeGrey } from '../../../src/engines/pixels.js';
+import { rereadGarbled } from '../../../src/models/page/garbled-words.js';
 
 /** A white page with bold print at the top left, as grey pixels. */
 async function page() {

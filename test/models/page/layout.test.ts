@@ -1,9 +1,9 @@
 import QRCode from 'qrcode';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { entity as entitySchema, type Entity } from '../../src/modules/exports/document-export.schemas.js';
-import { layoutModel } from '../../src/models/layout.js';
-import { useScratchDir, wordAccuracy } from '../engines/fixtures.js';
+import { entity as entitySchema, type Entity } from '../../../src/modules/exports/document-export.schemas.js';
+import { layoutModel } from '../../../src/models/page/layout.js';
+import { useScratchDir, wordAccuracy } from '../../engines/fixtures.js';
 import {
   documentResult,
   entitiesOf,
@@ -16,8 +16,8 @@ import {
   valueOf,
   writeFixture,
   type Placed,
-} from './document-fixtures.js';
-import { KNOWN_PARAGRAPH, KNOWN_WORDS } from '../engines/fixtures.js';
+} from '../document-fixtures.js';
+import { KNOWN_PARAGRAPH, KNOWN_WORDS } from '../../engines/fixtures.js';
 
 
 const TABLE = [

@@ -1,6 +1,6 @@
-import type { Entity } from '../modules/exports/document-export.schemas.js';
-import { averageConfidence, type PageRef } from './entities.js';
-import type { DocumentChunkResult, ModelInput } from './model.js';
+import type { Entity } from '../../modules/exports/document-export.schemas.js';
+import { averageConfidence, type PageRef } from './text/entities.js';
+import type { DocumentChunkResult, ModelInput } from '../model.js';
 import { readPages, type ReadOptions, type SourcePage } from './page-reader.js';
 
 /** A chunk whose entities keep their type, for models that add to them after the pages are read. */

@@ -1,12 +1,12 @@
-import type { Cell, Entity, Header } from '../modules/exports/document-export.schemas.js';
+import type { Cell, Entity, Header } from '../../modules/exports/document-export.schemas.js';
 import { isQrCode, parseKeyValuePayload, type PageBarcode } from './barcodes.js';
-import { childKeyValueOf, keyValueOf, newEntity, type Located, type PageRef } from './entities.js';
-import { cornerPoints, geometryOf, toBoundingBox } from './geometry.js';
-import type { LabelledValue } from './key-values.js';
-import { normalizeValue, pascalCase, type DateOptions } from './normalize.js';
-import type { PageLayout } from './page-layout.js';
-import type { LayoutTable } from './tables.js';
-import { joinRuns, meanConfidence, type PageText, type PlacedWord, type TextRun } from './text-lines.js';
+import { childKeyValueOf, keyValueOf, newEntity, type Located, type PageRef } from './text/entities.js';
+import { cornerPoints, geometryOf, toBoundingBox } from './text/geometry.js';
+import type { LabelledValue } from './text/key-values.js';
+import { normalizeValue, pascalCase, type DateOptions } from '../normalize.js';
+import type { PageLayout } from './text/page-layout.js';
+import type { LayoutTable } from './text/tables.js';
+import { joinRuns, meanConfidence, type PageText, type PlacedWord, type TextRun } from './text/text-lines.js';
 
 export interface LayoutOptions {
   dates: DateOptions;

@@ -4,10 +4,10 @@
  * them again from a crop of the page around it, and its reading takes their place where it is
  * sure of it; where it is not, or reads nothing, tesseract's words stay as they were.
  */
-import type { OcrWord } from '../engines/ocr.js';
-import { paddleOcrAvailable, paddleOcrImage } from '../engines/paddle-ocr.js';
-import { cropPixels, greyPng, type GreyPixels } from '../engines/pixels.js';
-import { growBox, unionBox, type Box } from './geometry.js';
+import type { OcrWord } from '../../engines/ocr.js';
+import { paddleOcrAvailable, paddleOcrImage } from '../../engines/paddle-ocr.js';
+import { cropPixels, greyPng, type GreyPixels } from '../../engines/pixels.js';
+import { growBox, unionBox, type Box } from './text/geometry.js';
 
 /** Tesseract's confidence below which a word of three characters or more is taken as garbled. */
 const GARBLED = 0.3;

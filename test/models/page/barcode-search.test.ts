@@ -2,10 +2,10 @@ import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import QRCode from 'qrcode';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { layoutModel } from '../../src/models/layout.js';
-import { receiveThreadCounts } from '../../src/observability/thread-counts.js';
-import { useScratchDir } from '../engines/fixtures.js';
-import { entitiesOf, imagePdf, modelInput, renderPage, textPdf, writeFixture, type Placed } from './document-fixtures.js';
+import { layoutModel } from '../../../src/models/page/layout.js';
+import { receiveThreadCounts } from '../../../src/observability/thread-counts.js';
+import { useScratchDir } from '../../engines/fixtures.js';
+import { entitiesOf, imagePdf, modelInput, renderPage, textPdf, writeFixture, type Placed } from '../document-fixtures.js';
 
 /**
  * Barcodes are searched only where one could be: in the images and the crowded vector drawings

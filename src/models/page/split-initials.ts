@@ -4,8 +4,8 @@
  * then no longer found. A single capital followed, on the same OCR line, by a word that goes on
  * in lower case, closer than a space between words and read without confidence, is one word.
  */
-import { unionBox } from './geometry.js';
-import type { PageWord } from './text-lines.js';
+import { unionBox } from './text/geometry.js';
+import type { PageWord } from './text/text-lines.js';
 
 /** Gap, as a share of the words' height, under which two words are one (a space is about 0.4 or more). */
 const LETTER_GAP = 0.35;
