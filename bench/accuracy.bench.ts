@@ -26,7 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TemplateType } from '../src/domain/enums.js';
-import { invoicesUniversalModel, receiptsModel } from '../src/models/invoice.js';
+import { invoicesUniversalModel, receiptsModel } from '../src/models/invoice/invoice.js';
 import { cpuSeconds, loadDevReceipts, ocrSeconds, RECEIPT_FIELDS } from './accuracy/receipts.js';
 import { runModel, type ModelRun } from './accuracy/run-model.js';
 import { formatCalibration, formatTally, judge, tally, type ExpectedField, type FieldOutcome } from './accuracy/score.js';

@@ -1,6 +1,6 @@
 import type { FileKind } from '../engines/file-type.js';
 import type { TemplateType } from '../domain/enums.js';
-import type { VendorProfileSnapshot } from './vendor-profile.js';
+import type { VendorProfileSnapshot } from './vendor-profiles/vendor-profile.js';
 
 /**
  * The contract between the detect stage and the workspace models (one file per model in this

@@ -3,7 +3,7 @@ import { isQrCode, parseKeyValuePayload, type PageBarcode } from './barcodes.js'
 import { childKeyValueOf, keyValueOf, newEntity, type Located, type PageRef } from './text/entities.js';
 import { cornerPoints, geometryOf, toBoundingBox } from './text/geometry.js';
 import type { LabelledValue } from './text/key-values.js';
-import { normalizeValue, pascalCase, type DateOptions } from '../normalize.js';
+import { normalizeValue, pascalCase, type DateOptions } from '../fields/normalize.js';
 import type { PageLayout } from './text/page-layout.js';
 import type { LayoutTable } from './text/tables.js';
 import { joinRuns, meanConfidence, type PageText, type PlacedWord, type TextRun } from './text/text-lines.js';

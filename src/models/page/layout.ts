@@ -2,7 +2,7 @@ import { findBarcodes } from './barcodes.js';
 import { detectPerPage } from './chunks.js';
 import { layoutEntities } from './layout-entities.js';
 import type { Model } from '../model.js';
-import { dateOptionsFor } from '../normalize.js';
+import { dateOptionsFor } from '../fields/normalize.js';
 import { analyzeLayout } from './text/page-layout.js';
 import { ocrLanguages } from './page-reader.js';
 

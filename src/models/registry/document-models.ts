@@ -1,11 +1,11 @@
 import { TemplateType } from '../../domain/enums.js';
-import { anonymizationModel } from '../anonymization.js';
-import { idDocumentModel } from '../id-document.js';
-import { invoicesPortugalModel, invoicesUniversalModel, receiptsModel } from '../invoice.js';
-import { labellingModel } from '../labelling.js';
+import { anonymizationModel } from '../anonymization/anonymization.js';
+import { idDocumentModel } from '../id-document/id-document.js';
+import { invoicesPortugalModel, invoicesUniversalModel, receiptsModel } from '../invoice/invoice.js';
+import { labellingModel } from '../template/labelling.js';
 import { layoutModel } from '../page/layout.js';
 import type { Model } from '../model.js';
-import { templateModel } from '../template.js';
+import { templateModel } from '../template/template.js';
 
 /** The model of every document workspace type (DESIGN.md section 6); Transcripts has its own. */
 export const documentModels: Partial<Record<TemplateType, Model>> = {

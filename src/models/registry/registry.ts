@@ -2,7 +2,7 @@ import type { Config } from '../../config.js';
 import { TemplateType } from '../../domain/enums.js';
 import { ModelRejectedInputError, type Model } from '../model.js';
 import { documentModels } from './document-models.js';
-import { createTranscriptionModel } from '../transcription.js';
+import { createTranscriptionModel } from '../transcription/transcription.js';
 
 /** The model each workspace template runs. */
 export type ModelRegistry = (templateType: TemplateType) => Model;

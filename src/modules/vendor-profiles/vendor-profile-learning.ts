@@ -8,10 +8,10 @@ import type { Db } from '../../db/prisma.js';
 import { TemplateType } from '../../domain/enums.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Box } from '../../models/page/text/geometry.js';
-import { INVOICE_FIELDS, type InvoiceField } from '../../models/invoice-field-names.js';
-import type { FieldEvidence, ProfileFields } from '../../models/vendor-profile.js';
-import { learnField, learnIdentity, mergeEvidence, type LearnedIdentity, type ReviewedField, type ReviewedPage } from '../../models/vendor-profile-learn.js';
-import type { ProfileLine } from '../../models/vendor-profile-text.js';
+import { INVOICE_FIELDS, type InvoiceField } from '../../models/fields/invoice-field-names.js';
+import type { FieldEvidence, ProfileFields } from '../../models/vendor-profiles/vendor-profile.js';
+import { learnField, learnIdentity, mergeEvidence, type LearnedIdentity, type ReviewedField, type ReviewedPage } from '../../models/vendor-profiles/vendor-profile-learn.js';
+import type { ProfileLine } from '../../models/vendor-profiles/vendor-profile-text.js';
 import { vendorProfileSource, type Entity } from '../exports/document-export.schemas.js';
 import {
   chunksWithFields,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { paginationQuery, pageSchema } from '../../http/list-query.js';
 import { isoDateTime, rowId } from '../../http/schemas.js';
-import { INVOICE_FIELDS } from '../../models/invoice-field-names.js';
+import { INVOICE_FIELDS } from '../../models/fields/invoice-field-names.js';
 
 /**
  * Vendor profiles (issue 16, extension routes): the stored evidence of each field, as the models

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { invoicesUniversalModel } from '../../../src/models/invoice.js';
+import { invoicesUniversalModel } from '../../../src/models/invoice/invoice.js';
 import { layoutModel } from '../../../src/models/page/layout.js';
 import { useScratchDir } from '../../engines/fixtures.js';
 import { entitiesOf, fields, firstPageEntities, modelInput, renderPage, scannedLook, textPdf, writeFixture, type Placed } from '../document-fixtures.js';
