@@ -7,7 +7,7 @@
  */
 import type { PageRef } from '../page/text/entities.js';
 import type { InvoiceField } from './invoice-field-names.js';
-import { hasSmudgedWord, SURE_PAYMENT, type CandidateCategory, type FieldCandidate } from '../invoice/invoice-fields.js';
+import { hasSmudgedWord, SURE_PAYMENT, type CandidateCategory, type FieldCandidate } from './field-candidate.js';
 import { plain } from './normalize.js';
 import type { TextRun } from '../page/text/text-lines.js';
 

@@ -6,7 +6,8 @@
  */
 import { overlap, unionBox } from '../page/text/geometry.js';
 import { findIbans } from './identifiers.js';
-import { hasSmudgedWord, isInBlockOf, SMUDGE_CONFIDENCE } from '../invoice/invoice-fields.js';
+import { hasSmudgedWord, SMUDGE_CONFIDENCE } from './field-candidate.js';
+import { isInBlockOf } from './party-blocks.js';
 import { SALUTATION, type LabelHit } from './label-hits.js';
 import { hasLegalForm, LEGAL_FORM } from './legal-form.js';
 import { findAmounts, findDates, plain } from './normalize.js';

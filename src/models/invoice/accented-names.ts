@@ -8,7 +8,7 @@
 import { stackCrops } from '../../engines/image.js';
 import { ocrImage, tesseractLanguage, type OcrWord } from '../../engines/ocr.js';
 import { growBox } from '../page/text/geometry.js';
-import { hasSmudgedWord } from './invoice-fields.js';
+import { hasSmudgedWord } from '../fields/field-candidate.js';
 import { OCR_DPI, type SourcePage } from '../page/page-reader.js';
 import { mean, type TextRun } from '../page/text/text-lines.js';
 

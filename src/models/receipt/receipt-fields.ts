@@ -3,7 +3,7 @@
  * follows (after a registration number, before the phone and tax lines), and the lines of the
  * payment (cash tendered, change, rounding) check which amount was paid.
  */
-import type { FieldCandidate } from '../invoice/invoice-fields.js';
+import type { FieldCandidate } from '../fields/field-candidate.js';
 import type { LabelHit } from '../fields/label-hits.js';
 import { findAmounts, findDates, plain } from '../fields/normalize.js';
 import { unionBox } from '../page/text/geometry.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chooseFields } from '../../../src/models/fields/field-choice.js';
-import { findPageCandidates, type FieldCandidate } from '../../../src/models/invoice/invoice-fields.js';
+import type { FieldCandidate } from '../../../src/models/fields/field-candidate.js';
+import { findPageCandidates } from '../../../src/models/invoice/invoice-fields.js';
 import { dateOptionsFor } from '../../../src/models/fields/normalize.js';
 import { buildPageText, type PageWord } from '../../../src/models/page/text/text-lines.js';
 import { guessVendor } from '../../../src/models/fields/vendor.js';
