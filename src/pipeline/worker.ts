@@ -1,11 +1,11 @@
 import { Worker, type Job, type Processor } from 'bullmq';
 import { createMailer } from '../mail/mailer.js';
 import { observeJob } from '../observability/job-observer.js';
-import { createQueueRedis } from '../runtime/services.js';
 import { deliverInvitation } from './deliver-invitation.js';
 import { detectTask } from './detect.js';
 import { createEnginePool } from './engine-pool.js';
 import type { PipelineDeps, StageDeps } from './pipeline-deps.js';
+import { createQueueRedis } from './queue-connection.js';
 import { preprocessTask, type StepAttempt, type StepOutcome } from './preprocess.js';
 import { mailJobPayload, payloadSchemas, QueueName, taskJobPayload, webhookJobPayload, type TaskJobPayload } from './queues.js';
 import { scheduleSweeps, type SweepScheduleOptions } from './sweep-schedule.js';
