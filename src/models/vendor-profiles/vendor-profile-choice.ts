@@ -1,5 +1,5 @@
 /**
- * The fields of a document whose vendor has a profile (issue 16): the profile's reading first,
+ * The fields of a document whose vendor has a profile: the profile's reading first,
  * checked against the general model's and the document's own consistency; the general model fills
  * what the profile lacks. The amounts are chosen again with the profile's readings as the
  * strongest candidates, so that subtotal + tax = total still decides between them; a field the

@@ -1,5 +1,5 @@
 /**
- * What a completed review teaches about its vendor (issue 16): for each field the reviewer
+ * What a completed review teaches about its vendor: for each field the reviewer
  * confirmed or corrected, where the value is printed on the page, the label that announces it and
  * the value's place relative to that label, its region of the page and its format; and who the
  * vendor is. Pure functions over the page's lines, so that the learning (api side, from the stored

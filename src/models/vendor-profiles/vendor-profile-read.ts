@@ -1,5 +1,5 @@
 /**
- * A document read with its vendor's profile (issue 16): which profile is the document's vendor's
+ * A document read with its vendor's profile: which profile is the document's vendor's
  * (its tax number or IBAN printed on the page, else its name and header fingerprint), and each
  * field the profile knows, found the way the reviewer's evidence says: the vendor's own values by
  * the value itself, the others by their label and their place relative to it (in the label's

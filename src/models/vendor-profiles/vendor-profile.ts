@@ -1,5 +1,5 @@
 /**
- * Vendor profiles (issue 16): what reviewers confirmed or corrected on the documents of one vendor
+ * Vendor profiles (an extension beside the spec): what reviewers confirmed or corrected on the documents of one vendor
  * of a workspace, kept by the vendor-profiles module and handed to the invoice and receipt models
  * in their input (models never touch the database). This file holds the shapes both sides share
  * and the vendor's identity: its tax numbers, IBANs, normalised name and a fingerprint of the fixed

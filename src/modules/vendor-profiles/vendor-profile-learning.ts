@@ -1,5 +1,5 @@
 /**
- * Learning from a completed review (issue 16): the reviewed result of an invoice or receipt task
+ * Learning from a completed review (vendor profiles, an extension beside the spec): the reviewed result of an invoice or receipt task
  * (its stored chunks: the lines of each page and the typed fields as the reviewer left them)
  * becomes evidence in the profile of its vendor, in the task's workspace of its organization.
  * Runs in the completion's transaction, so the review and what it taught commit together.
