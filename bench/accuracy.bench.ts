@@ -34,7 +34,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TemplateType } from '../src/domain/enums.js';
 import { pdfInfo } from '../src/engines/pdf.js';
-import { invoicesUniversalModel, receiptsModel } from '../src/models/invoice.js';
+import { invoicesUniversalModel, receiptsModel } from '../src/models/invoice/invoice.js';
 import { EINVOICE_FIELDS, loadDevEInvoices } from './accuracy/einvoices.js';
 import { cpuSeconds, loadDevReceipts, ocrSeconds, RECEIPT_FIELDS } from './accuracy/receipts.js';
 import { runModel, type ModelRun } from './accuracy/run-model.js';

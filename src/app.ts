@@ -32,6 +32,7 @@ import { transcriptExportRoutes } from './modules/exports/transcript-export.rout
 import { documentExportRoutes } from './modules/exports/document-export.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { invitationRoutes } from './modules/users/invitations.routes.js';
+import { invitationMailQueue } from './pipeline/invitation-mails.js';
 import { REVIEW_PREFIX, reviewRoutes } from './modules/review/review.routes.js';
 import { reviewPageRoutes } from './modules/review/review-page.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
@@ -191,7 +192,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       await external.register(speakersRoutes, deps);
       await external.register(documentExportRoutes, deps);
       await external.register(transcriptExportRoutes, deps);
-      await external.register(usersRoutes, deps);
+      await external.register(usersRoutes, { ...deps, invitationMails: invitationMailQueue(deps.queues) });
       await external.register(webhooksRoutes, deps);
       await external.register(vendorProfilesRoutes, deps);
     }),

@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { migrate } from './db/migrate.js';
+import { LOCAL_SERVERS } from './dev/local-servers.js';
 import { seedDemoTenant } from './dev/seed.js';
 import { TemplateType } from './domain/enums.js';
 import { unavailableWork } from './engines/inventory.js';
@@ -47,7 +48,7 @@ function requireInt(values: Record<string, unknown>, name: string): number {
 
 async function withDatabase<T>(config: Config, fn: (services: Awaited<ReturnType<typeof createServices>>) => Promise<T>) {
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  const infra = await resolveInfrastructure(config, { allowLocal: true, log });
+  const infra = await resolveInfrastructure(config, { local: LOCAL_SERVERS, log });
   try {
     await migrate(infra.databaseUrl);
     const services = await createServices(config, infra);
@@ -64,7 +65,7 @@ async function withDatabase<T>(config: Config, fn: (services: Awaited<ReturnType
 /** serve: the api; worker: the queue workers; dev: both, on embedded defaults with the demo tenant. */
 async function runRole(config: Config, role: 'serve' | 'worker' | 'dev'): Promise<void> {
   const logger = createLogger(config);
-  const infra = await resolveInfrastructure(config, { allowLocal: role === 'dev', log: (l) => logger.info(l) });
+  const infra = await resolveInfrastructure(config, { local: role === 'dev' ? LOCAL_SERVERS : undefined, log: (l) => logger.info(l) });
   let services: Awaited<ReturnType<typeof createServices>> | undefined;
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   let workers: WorkerPool | undefined;
@@ -160,7 +161,7 @@ async function main(argv: string[]): Promise<void> {
     case 'dev':
       return runRole(config, command);
     case 'migrate': {
-      const infra = await resolveInfrastructure(config, { allowLocal: true, log: (l) => process.stderr.write(`${l}\n`) });
+      const infra = await resolveInfrastructure(config, { local: LOCAL_SERVERS, log: (l) => process.stderr.write(`${l}\n`) });
       try {
         const result = await migrate(infra.databaseUrl);
         process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -12,7 +12,7 @@ import { createTestContext, createTestTenant, type TestContext, type TestTenant 
 import { startFileServer, type FileServer } from './support/file-server.js';
 import { startTestWorkers, waitForFinalStatus } from './support/pipeline.js';
 import { createTask } from './support/tasks.js';
-import { ciiInvoice, HOSTILE_XML, pdfWithXml, printedLines, SAMPLE, ublInvoice } from './models/einvoice-fixtures.js';
+import { ciiInvoice, HOSTILE_XML, pdfWithXml, printedLines, SAMPLE, ublInvoice } from './models/einvoice/einvoice-fixtures.js';
 
 let ctx: TestContext;
 let files: FileServer;

@@ -8,9 +8,9 @@ import { createTestTenant, type TestContext } from './support/context.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { invoicesUniversalModel } from '../src/models/invoice.js';
+import { invoicesUniversalModel } from '../src/models/invoice/invoice.js';
 import { documentResult, modelInput } from './models/document-fixtures.js';
-import { ciiInvoice, pdfWithXml, printedLines, SAMPLE } from './models/einvoice-fixtures.js';
+import { ciiInvoice, pdfWithXml, printedLines, SAMPLE } from './models/einvoice/einvoice-fixtures.js';
 import { createUser, entityIndex, PASSWORD, seedDetectedTask, seedDocumentTask, seedTranscriptTask, type TestUser } from './support/review.js';
 import { createTestContext } from './support/context.js';
 

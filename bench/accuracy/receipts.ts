@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { TemplateType } from '../../src/domain/enums.js';
 import type { ModelInput } from '../../src/models/model.js';
-import { readPages, type Recogniser } from '../../src/models/page-reader.js';
+import { readPages, type Recogniser } from '../../src/models/page/page-reader.js';
 import { amountValue, dayFirstDate, type ExpectedField } from './score.js';
 
 /** The dev receipts' fields (SROIE keys) by the model's field names. */

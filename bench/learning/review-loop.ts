@@ -5,8 +5,8 @@
  * complete the review. Shared by test/vendor-profiles.test.ts and bench/learning.bench.ts.
  */
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { FIELD_KINDS } from '../../src/models/vendor-profile.js';
-import { sameValue } from '../../src/models/vendor-profile-text.js';
+import { FIELD_KINDS } from '../../src/models/vendor-profiles/vendor-profile.js';
+import { sameValue } from '../../src/models/vendor-profiles/vendor-profile-text.js';
 import type { Entity } from '../../src/modules/exports/document-export.schemas.js';
 import { SCORED_FIELDS, type ExpectedValue, type ScoredField } from './vendor-documents.js';
 import { PROCESSING_ENDED_STATUSES } from '../../src/domain/enums.js';

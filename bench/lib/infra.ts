@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pino, type Logger } from 'pino';
 import { loadConfig, type Config } from '../../src/config.js';
 import { ensureDatabase } from '../../src/dev/embedded-postgres.js';
+import { LOCAL_SERVERS } from '../../src/dev/local-servers.js';
 import { generatePrivatePem } from '../../src/modules/auth/signing-keys.js';
 import { resolveInfrastructure } from '../../src/runtime/infrastructure.js';
 import { createServices, type Services } from '../../src/runtime/services.js';
@@ -73,7 +74,7 @@ function urlOfDatabase(serverUrl: string, database: string): string {
  * keeps its own), which is created when missing.
  */
 export async function openBenchInfrastructure(config: Config, log: (line: string) => void, database = BENCH_DATABASE): Promise<BenchInfrastructure> {
-  const infra = await resolveInfrastructure(config, { allowLocal: true, database, log });
+  const infra = await resolveInfrastructure(config, { local: LOCAL_SERVERS, database, log });
   // Embedded: resolveInfrastructure already created and returned the database.
   if (!config.DATABASE_URL) return infra;
   try {

@@ -1,10 +1,10 @@
 import type { FileKind } from '../engines/file-type.js';
 import type { TemplateType } from '../domain/enums.js';
-import type { VendorProfileSnapshot } from './vendor-profile.js';
+import type { VendorProfileSnapshot } from './vendor-profiles/vendor-profile.js';
 
 /**
- * The contract between the detect stage and the workspace models (one file per model in this
- * folder). A model reads the task's source file and returns what it found; the detect stage
+ * The contract between the detect stage and the workspace models (a folder per document family
+ * beside this file; registry/ gives each template its model). A model reads the task's source file and returns what it found; the detect stage
  * stores it (replacing any earlier result), so models never touch the database.
  */
 export interface ModelInput {
@@ -24,8 +24,8 @@ export interface ModelInput {
   /** Template workspaces: the regions to extract (TemplateBuilderField definitions). */
   templateFields: unknown;
   /**
-   * Invoice and receipt workspaces: the vendor profiles reviewers taught the workspace (issue 16),
-   * loaded by the detect stage (bounded, most recently refined first). None: the general model alone.
+   * Invoice and receipt workspaces: the vendor profiles reviewers taught the workspace (an
+   * extension beside the spec), loaded by the detect stage (bounded, most recently refined first). None: the general model alone.
    */
   vendorProfiles?: VendorProfileSnapshot[];
   /** A scratch directory of this run, removed after the model returns. */

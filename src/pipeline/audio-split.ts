@@ -14,7 +14,7 @@ const CUT_TIMEOUT_MS = 15 * 60_000;
 
 /**
  * Where to split a recording into parts of at most `chunkMinutes` (splitChunkDurationMinutes,
- * a maximum since issue 11): each part ends in the middle of the last detected silence that
+ * read as a maximum, not a target): each part ends in the middle of the last detected silence that
  * begins inside its window (the part of a silence that runs past the limit does not count), or
  * at the limit itself when the window holds no silence, so no part is longer than the limit and
  * a cut falls in speech only when the speech runs on for the whole window. The parts cover the

@@ -14,7 +14,7 @@ import { NativeCallGate, useNativeCallGate } from '../engines/native-call-gate.j
 import { extractPdfPages } from '../engines/pdf.js';
 import { ProcessSlots } from '../engines/process-slots.js';
 import type { DocumentChunkResult } from '../models/model.js';
-import { createModelRegistry, type ModelRegistry } from '../models/registry.js';
+import { createModelRegistry, type ModelRegistry } from '../models/registry/registry.js';
 import type { EngineReply, EngineTask, HostCall, HostCalls, HostReply, ModelSummary, StoredChunk, ThreadModelInput } from './engine-protocol.js';
 import { inspectSource } from './inspect-source.js';
 import { throttledProgress } from './progress-throttle.js';

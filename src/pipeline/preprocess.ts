@@ -25,7 +25,7 @@ import { findSplitOriginal, findTaskWorkspace, insertPartTask, moveTaskRun, tran
 const IN_PROGRESS = [TaskStatus.PreProcessingInProgress] as const;
 /** Pages per part when splitTaskInChunks gives no splitChunkNumberPages. */
 export const DEFAULT_SPLIT_PAGES = 10;
-/** Spec: splitChunkDurationMinutes defaults to 10; since issue 11 it is the longest a part may be. */
+/** Spec: splitChunkDurationMinutes defaults to 10; it is the longest a part may be (parts end at a silence before it). */
 export const DEFAULT_SPLIT_MINUTES = 10;
 
 export type StepOutcome = 'done' | 'failed' | 'stale';

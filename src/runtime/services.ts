@@ -7,6 +7,7 @@ import { useBundledMediaTools } from '../engines/media-tools.js';
 import { ClientSecretCache } from '../modules/auth/client-secret-cache.js';
 import { findClientOfTenant } from '../modules/auth/clients.repository.js';
 import { loadSigningKeys } from '../modules/auth/signing-keys.js';
+import { createQueueRedis } from '../pipeline/queue-connection.js';
 import { closeQueues, createQueues } from '../pipeline/queues.js';
 import path from 'node:path';
 import { LocalBlobStore, type BlobStore } from '../storage/blob-store.js';
@@ -15,16 +16,6 @@ import { loadFileUrlSecret } from '../storage/signed-url.js';
 
 export interface Services extends AppDeps {
   close: () => Promise<void>;
-}
-
-/**
- * The BullMQ connection: commands wait for a reconnect instead of failing (BullMQ requires
- * maxRetriesPerRequest null). Callers on a request path bound the wait themselves.
- */
-export function createQueueRedis(url: string): Redis {
-  const redis = new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true });
-  redis.on('error', () => undefined); // reconnects on its own; /ready reports the outage
-  return redis;
 }
 
 /**

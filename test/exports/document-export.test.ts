@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXTERNAL_PREFIX } from '../../src/app.js';
 import { TaskStatus, TemplateType } from '../../src/domain/enums.js';
 import type { Prisma } from '../../src/generated/prisma/client.js';
-import { layoutModel } from '../../src/models/layout.js';
+import { layoutModel } from '../../src/models/page/layout.js';
 import {
   documentExportResponse,
   simplifiedDocumentExportResponse,

@@ -6,6 +6,7 @@ import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../../src/config.js';
 import { migrate, migrationsDir } from '../../src/db/migrate.js';
 import { ensureDatabase } from '../../src/dev/embedded-postgres.js';
+import { LOCAL_SERVERS } from '../../src/dev/local-servers.js';
 import { resolveInfrastructure } from '../../src/runtime/infrastructure.js';
 import { S3_TEST_BUCKET, S3_TEST_CREDENTIALS, startS3Server } from './s3-server.js';
 
@@ -36,7 +37,7 @@ export default async function setup(project: TestProject) {
   }
   const config = loadConfig({ ...process.env, DATA_DIR: path.resolve('.data/test') });
   const infra = await resolveInfrastructure(config, {
-    allowLocal: true,
+    local: LOCAL_SERVERS,
     database: TEST_DATABASE,
     ports: { postgres: 54330, redis: 63791 },
     log: (line) => process.stderr.write(`[test setup] ${line}\n`),

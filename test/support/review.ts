@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { SpeakerSource, UserStatus, type TaskAssignmentOrderType } from '../../src/domain/enums.js';
 import type { Prisma } from '../../src/generated/prisma/client.js';
-import { layoutModel } from '../../src/models/layout.js';
+import { layoutModel } from '../../src/models/page/layout.js';
 import type { TranscriptItem } from '../../src/models/model.js';
 import { hashSecret } from '../../src/modules/auth/secret-hash.js';
 import { insertTask } from './tasks.js';

@@ -10,7 +10,8 @@ import { createPrisma } from '../../src/db/prisma.js';
 import { detectTask } from '../../src/pipeline/detect.js';
 import { createEnginePool } from '../../src/pipeline/engine-pool.js';
 import { closeQueues, createQueues, type TaskJobPayload } from '../../src/pipeline/queues.js';
-import { createBlobStore, createQueueRedis } from '../../src/runtime/services.js';
+import { createQueueRedis } from '../../src/pipeline/queue-connection.js';
+import { createBlobStore } from '../../src/runtime/services.js';
 
 const { config, queuePrefix, job } = JSON.parse(process.argv[2]!) as { config: Config; queuePrefix: string; job: TaskJobPayload };
 const prisma = createPrisma(config.DATABASE_URL!, 2);

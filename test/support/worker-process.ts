@@ -7,7 +7,8 @@ import { loadConfig } from '../../src/config.js';
 import { createPrisma } from '../../src/db/prisma.js';
 import { createQueues } from '../../src/pipeline/queues.js';
 import { startWorkers } from '../../src/pipeline/worker.js';
-import { createBlobStore, createQueueRedis } from '../../src/runtime/services.js';
+import { createQueueRedis } from '../../src/pipeline/queue-connection.js';
+import { createBlobStore } from '../../src/runtime/services.js';
 
 const config = loadConfig({ ...process.env, SOURCE_URL_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'silent' });
 const prefix = process.env.QUEUE_PREFIX!;

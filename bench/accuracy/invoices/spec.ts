@@ -3,7 +3,7 @@
  * layout and delivery (text PDF or a degraded scan), drawn from a seed, and the fields a careful
  * reader would type from it.
  */
-import { INVOICE_FIELDS as MODEL_FIELDS, type InvoiceField } from '../../../src/models/invoice-field-names.js';
+import { INVOICE_FIELDS as MODEL_FIELDS, type InvoiceField } from '../../../src/models/fields/invoice-field-names.js';
 import type { ExpectedField } from '../score.js';
 import {
   address,

@@ -1,6 +1,6 @@
 import type { Cell, DocumentDataSource, Entity, Header } from '../../modules/exports/document-export.schemas.js';
-import { keyValueOf, newEntity, type PageRef } from '../entities.js';
-import { cornerPoints, geometryOf, toBoundingBox, type Box } from '../geometry.js';
+import { keyValueOf, newEntity, type PageRef } from '../page/text/entities.js';
+import { cornerPoints, geometryOf, toBoundingBox, type Box } from '../page/text/geometry.js';
 import type { DataField, DataLineItem, InvoiceData } from './invoice-data.js';
 
 /** Where an invoice's data came from: the embedded file's name, or null for an XML source. */

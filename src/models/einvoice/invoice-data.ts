@@ -1,4 +1,4 @@
-import type { InvoiceField } from '../invoice-field-names.js';
+import type { InvoiceField } from '../fields/invoice-field-names.js';
 
 /**
  * Fields only an invoice's data gives (EN 16931 terms the printed-page reading has no field for):

@@ -1,4 +1,4 @@
-import { findAmounts, findDates, plain } from '../normalize.js';
+import { findAmounts, findDates, plain } from '../fields/normalize.js';
 import type { DataField } from './invoice-data.js';
 
 /** How a field's value is compared: each kind has its own normal form. */

@@ -1,8 +1,8 @@
 import { open, readFile } from 'node:fs/promises';
 import type { Entity } from '../../modules/exports/document-export.schemas.js';
-import { averageConfidence, notDetectedEntity, type PageRef } from '../entities.js';
-import type { EntityChunk } from '../chunks.js';
-import type { InvoiceField } from '../invoice-field-names.js';
+import { averageConfidence, notDetectedEntity, type PageRef } from '../page/text/entities.js';
+import type { EntityChunk } from '../page/chunks.js';
+import type { InvoiceField } from '../fields/invoice-field-names.js';
 import type { DocumentResult, Model, ModelInput } from '../model.js';
 import { dataFieldEntity, dataLineItemsEntity, dataWarningEntity, documentDataOf, FIELD_GROUP, type DataOrigin, type PrintedPlace } from './data-entities.js';
 import { embeddedXmlFiles } from './embedded-xml.js';

@@ -129,7 +129,7 @@ export const templateBuilderField = z
 export type TemplateBuilderField = z.infer<typeof templateBuilderField>;
 
 /**
- * Extension (issue 16, not in the spec): on the typed fields of an invoice or receipt whose vendor
+ * An extension beside the spec (vendor profiles): on the typed fields of an invoice or receipt whose vendor
  * matched a vendor profile, where the value came from and whether the profile and the general
  * model agreed. Absent on every other entity.
  */

@@ -1,7 +1,7 @@
 import { invalidField } from '../../http/problem.js';
-import { newEntity } from '../../models/entities.js';
-import { geometryOf } from '../../models/geometry.js';
-import { normalizeValue } from '../../models/normalize.js';
+import { newEntity } from '../../models/page/text/entities.js';
+import { geometryOf } from '../../models/page/text/geometry.js';
+import { normalizeValue } from '../../models/fields/normalize.js';
 import type { Entity, KeyValue } from '../exports/document-export.schemas.js';
 import type { FieldAddition, KeyValueEdit } from './review.schemas.js';
 

@@ -45,7 +45,7 @@ const tags = ['Review'];
 const errors = problemResponses(400, 401, 403, 404, 409, 429, 500, 503);
 
 /**
- * The reviewer API (issue 7): users log in with their password and review the tasks they may
+ * The reviewer API, an extension beside the spec: users log in with their password and review the tasks they may
  * review now. Its tokens are user tokens (reviewer.ts), never client-credentials tokens.
  */
 export const reviewRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {

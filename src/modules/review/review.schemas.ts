@@ -5,7 +5,7 @@ import { bodyRowId, intEnum, isoDateTime, rowId } from '../../http/schemas.js';
 import { entity } from '../exports/document-export.schemas.js';
 import { transcriptAnnotation, transcriptItem, transcriptSpeaker } from '../exports/transcript-export.schemas.js';
 
-/** The reviewer API (issue 7): not part of the external spec; its own user tokens. */
+/** The reviewer API: an extension beside the external spec, with its own user tokens. */
 
 export const loginBody = z
   .object({

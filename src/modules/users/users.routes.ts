@@ -12,7 +12,7 @@ import {
   usersResponse,
   workspaceUsersParams,
 } from './users.schemas.js';
-import { availableRoles, inviteUsers, tenantUsers, workspaceUsers } from './users.service.js';
+import { availableRoles, inviteUsers, tenantUsers, workspaceUsers, type InvitationMails } from './users.service.js';
 
 const tags = ['Users'];
 
@@ -44,7 +44,7 @@ const inviteRoutes = [
   },
 ] as const;
 
-export const usersRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+export const usersRoutes: FastifyPluginAsyncZod<AppDeps & { invitationMails: InvitationMails }> = async (app, deps) => {
   for (const { url, body, ...doc } of inviteRoutes) {
     app.post(
       url,

@@ -2,7 +2,6 @@ import { inTransaction, type Db, type PrismaClient } from '../../db/prisma.js';
 import { Roles, UserStatus, type RoleName } from '../../domain/enums.js';
 import { AppError, NotFoundError, withInternalError } from '../../http/problem.js';
 import { toIso } from '../../http/schemas.js';
-import { enqueueInvitationMail, type Queues } from '../../pipeline/queues.js';
 import { findWorkspace } from '../workspaces/workspaces.repository.js';
 import { insertInvitation } from './invitations.repository.js';
 import { INVITATION_TTL_MS, mintInvitationToken } from './invitations.service.js';
@@ -19,6 +18,16 @@ export interface InviteRequest {
 }
 
 /**
+ * Where an invite hands each invitation's mail to be sent: the pipeline's mail queue, given by the
+ * app's wiring (the service knows no queue). Best effort: a failed hand-over is logged, and the
+ * sweeper enqueues the mail of any invitation whose job never arrived.
+ */
+export interface InvitationMails {
+  /** `jobKey`: the invitation row's, so its mail job is told apart from an old one of the same id. */
+  enqueue(job: { tenantId: number; invitationId: number; jobKey?: string | null }, log?: (err: unknown) => void): Promise<unknown>;
+}
+
+/**
  * Invites every user of the request in one transaction, then enqueues one mail per invitation.
  * What a re-invite changes (nothing else is touched; name, password and status never are):
  * - a new address becomes a user, status Invited; a tenant invite gives them the role as their
@@ -32,7 +41,7 @@ export interface InviteRequest {
  * Concurrent invitations of one address end as if they had come one after another.
  */
 export async function inviteUsers(
-  deps: { prisma: PrismaClient; queues: Queues },
+  deps: { prisma: PrismaClient; invitationMails: InvitationMails },
   tenantId: number,
   request: InviteRequest,
   log?: (err: unknown) => void,
@@ -43,7 +52,7 @@ export async function inviteUsers(
   );
   // After commit, best effort and in parallel (each waits at most a moment for Redis): the
   // invitations are in Postgres, and the sweeper enqueues any whose mail job never arrived.
-  await Promise.all(invitations.map(({ id, jobKey }) => enqueueInvitationMail(deps.queues, { tenantId, invitationId: id, jobKey }, log)));
+  await Promise.all(invitations.map(({ id, jobKey }) => deps.invitationMails.enqueue({ tenantId, invitationId: id, jobKey }, log)));
 }
 
 function byEmail(a: { email: string }, b: { email: string }): number {

@@ -1,5 +1,5 @@
 /**
- * Learning from a completed review (issue 16): the reviewed result of an invoice or receipt task
+ * Learning from a completed review (vendor profiles, an extension beside the spec): the reviewed result of an invoice or receipt task
  * (its stored chunks: the lines of each page and the typed fields as the reviewer left them)
  * becomes evidence in the profile of its vendor, in the task's workspace of its organization.
  * Runs in the completion's transaction, so the review and what it taught commit together.
@@ -7,11 +7,11 @@
 import type { Db } from '../../db/prisma.js';
 import { TemplateType } from '../../domain/enums.js';
 import type { Prisma } from '../../generated/prisma/client.js';
-import type { Box } from '../../models/geometry.js';
-import { INVOICE_FIELDS, type InvoiceField } from '../../models/invoice-field-names.js';
-import type { FieldEvidence, ProfileFields } from '../../models/vendor-profile.js';
-import { learnField, learnIdentity, mergeEvidence, type LearnedIdentity, type ReviewedField, type ReviewedPage } from '../../models/vendor-profile-learn.js';
-import type { ProfileLine } from '../../models/vendor-profile-text.js';
+import type { Box } from '../../models/page/text/geometry.js';
+import { INVOICE_FIELDS, type InvoiceField } from '../../models/fields/invoice-field-names.js';
+import type { FieldEvidence, ProfileFields } from '../../models/vendor-profiles/vendor-profile.js';
+import { learnField, learnIdentity, mergeEvidence, type LearnedIdentity, type ReviewedField, type ReviewedPage } from '../../models/vendor-profiles/vendor-profile-learn.js';
+import type { ProfileLine } from '../../models/vendor-profiles/vendor-profile-text.js';
 import { vendorProfileSource, type Entity } from '../exports/document-export.schemas.js';
 import {
   chunksWithFields,

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/prisma.js';
-import type { InvoiceField } from '../../models/invoice-field-names.js';
-import type { ProfileFields, VendorProfileSnapshot } from '../../models/vendor-profile.js';
+import type { InvoiceField } from '../../models/fields/invoice-field-names.js';
+import type { ProfileFields, VendorProfileSnapshot } from '../../models/vendor-profiles/vendor-profile.js';
 import { invoiceFieldName, storedFieldEvidence } from './vendor-profiles.schemas.js';
 import { recentProfiles, type VendorProfileRow } from './vendor-profiles.repository.js';
 

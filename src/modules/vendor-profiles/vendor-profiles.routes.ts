@@ -9,7 +9,7 @@ import { deleteVendorProfile, getVendorProfile, listVendorProfiles } from './ven
 const tags = ['Vendor profiles'];
 
 /**
- * Extension routes (issue 16, not in the spec): the vendor profiles reviewers taught an invoice or
+ * Extension routes beside the spec: the vendor profiles reviewers taught an invoice or
  * receipt workspace, and forgetting one.
  */
 export const vendorProfilesRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {

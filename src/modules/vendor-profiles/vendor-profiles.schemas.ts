@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { paginationQuery, pageSchema } from '../../http/list-query.js';
 import { isoDateTime, rowId } from '../../http/schemas.js';
-import { INVOICE_FIELDS } from '../../models/invoice-field-names.js';
+import { INVOICE_FIELDS } from '../../models/fields/invoice-field-names.js';
 
 /**
- * Vendor profiles (issue 16, extension routes): the stored evidence of each field, as the models
- * read it (src/models/vendor-profile.ts, FieldEvidence), and the public shape of a profile.
+ * Vendor profiles (extension routes beside the spec): the stored evidence of each field, as the
+ * models read it (src/models/vendor-profiles/vendor-profile.ts, FieldEvidence), and the public
+ * shape of a profile.
  */
 
 const box = z.object({ left: z.number(), top: z.number(), width: z.number(), height: z.number() });

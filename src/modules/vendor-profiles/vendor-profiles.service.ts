@@ -1,8 +1,8 @@
 import type { AppDeps } from '../../app-deps.js';
 import { toPage, type Page } from '../../http/list-query.js';
 import { NotFoundError } from '../../http/problem.js';
-import type { InvoiceField } from '../../models/invoice-field-names.js';
-import type { FieldEvidence } from '../../models/vendor-profile.js';
+import type { InvoiceField } from '../../models/fields/invoice-field-names.js';
+import type { FieldEvidence } from '../../models/vendor-profiles/vendor-profile.js';
 import { findWorkspace } from '../workspaces/workspaces.repository.js';
 import { storedFields } from './vendor-profile-snapshots.js';
 import { deleteProfile, findProfile, listProfilePage, type VendorProfileRow } from './vendor-profiles.repository.js';

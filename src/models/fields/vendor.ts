@@ -1,0 +1,331 @@
+/**
+ * Who issued the document when no label says so: the line that reads as a company name (a legal
+ * form, a larger font, at the top or in the footer's legal line) heading a block of address, tax
+ * number, IBAN or contact lines, outside the customer's block, and not a title or a label. When
+ * nothing reads that way the vendor stays not detected: a title is never a vendor.
+ */
+import { overlap, unionBox } from '../page/text/geometry.js';
+import { findIbans } from './identifiers.js';
+import { hasSmudgedWord, SMUDGE_CONFIDENCE } from './field-candidate.js';
+import { isInBlockOf } from './party-blocks.js';
+import { SALUTATION, type LabelHit } from './label-hits.js';
+import { hasLegalForm, LEGAL_FORM } from './legal-form.js';
+import { findAmounts, findDates, plain } from './normalize.js';
+import { subRun } from './field-values.js';
+import { joinRuns, median, runOfWords, type PageText, type PlacedWord, type TextLine, type TextRun } from '../page/text/text-lines.js';
+
+/**
+ * A company name with the OCR's usual misreadings of its legal form put right ("SON BHD",
+ * "SDN 3HD" -> "SDN BHD"): the form is a closed vocabulary, so its letters are known.
+ */
+export function correctLegalForm(name: string): string {
+  return name.replace(/\b(S[DO0B8][NM])(\.?\s*)([B83GRE]H[DO0])\b/gi, (_, sdn: string, between: string, bhd: string) => {
+    const upper = sdn === sdn.toUpperCase() && bhd === bhd.toUpperCase();
+    return `${upper ? 'SDN' : 'Sdn'}${between}${upper ? 'BHD' : 'Bhd'}`;
+  });
+}
+
+/**
+ * A name's legal form as OCR spoils it, beyond what correctLegalForm knows: the middle H of
+ * "BHD" keeps it when the rest is misread ("SDN HHU"), and the slash of "S/B" tells it at the
+ * name's end ("5/D", "S/8"). For names OCR read; a text layer's get correctLegalForm alone.
+ */
+export function repairLegalForm(name: string): string {
+  return correctLegalForm(name)
+    .replace(/\b(S[DO0B8][NM]\.?\s*)[A-Z0-9]H[A-Z0-9]\b/g, '$1BHD')
+    .replace(/\b(S[do0][nm]\.?\s*)[A-Za-z0-9]h[a-z0-9]\b/g, '$1Bhd')
+    .replace(/(?<![\p{L}\p{N}])[S5$][/|][B8DE3]\.?$/u, 'S/B');
+}
+
+/** Document titles and other headings that are never the vendor. */
+const TITLE =
+  /^(?:tax\s+|commercial\s+|proforma\s+|pro\s*forma\s+|simplified\s+)?(?:invoice|bill|receipt|statement|quotation|quote|credit\s+note|debit\s+note|facture|rechnung|factuur|fattura|factura|fatura|recibo|ticket|nota|original|copy|duplicate|duplicado|page|pagina|seite|welcome|thank\s+you|cash\s+(?:sale|bill)|official\s+receipt|sales\s+receipt|tax\s+invoice|verkoopfactuur|fatura-recibo|factura\s+simplificada)\b/;
+
+/** A line that carries contact details, an address or a tax number: the body of a party's block. */
+const BLOCK_DETAIL =
+  /@|www\.|https?:|\b(?:tel|phone|fax|mobile|email|e-mail|vat|gst|gstin|sst|tax|ust|btw|tva|iva|nif|cif|uid|mwst|iban|bic|swift|kvk|siret|p\.?\s?iva|reg(?:istration)?\.?\s*no|co\.?\s*reg)\b|\b\d{4,6}\b|\b(?:street|st\.|road|rd\.|avenue|ave\.|lane|drive|straße|strasse|str\.|weg|laan|straat|gracht|rue|avenue|boulevard|via|viale|corso|piazza|calle|avenida|paseo|rua|jalan|jln|lot|taman|floor|suite|unit|building)\b/;
+
+export interface VendorGuess {
+  line: TextLine;
+  run: TextRun;
+  /** 0..1. */
+  score: number;
+}
+
+function isDetailLine(text: string): boolean {
+  return BLOCK_DETAIL.test(plain(text)) || findIbans(text).length > 0;
+}
+
+/** Why a line cannot be a name at all: a title, a label, a date, an amount, contact details. */
+function cannotBeName(line: TextLine, labelled: ReadonlySet<TextLine>): boolean {
+  const text = plain(line.text).trim();
+  if (labelled.has(line)) return true;
+  if (!/\p{L}{2}/u.test(text) || text.length > 70) return true;
+  if (TITLE.test(text) && !hasLegalForm(text)) return true;
+  if (findDates(line.text).length > 0 || findAmounts(line.text).some((a) => a.decimals)) return true;
+  if (/@|www\.|https?:|^\+?\d[\d\s()-]{6,}$/.test(text)) return true;
+  // Mostly digits: an address number, a phone, a postcode line.
+  return (text.match(/\d/g)?.length ?? 0) > 0.3 * text.replace(/\s/g, '').length;
+}
+
+/**
+ * The first segment of a footer or sender line ("Acme GmbH · Hauptstr. 1 · 10115 Berlin"): the
+ * name before the first separator (OCR reads a small dot as "_" too).
+ */
+function firstSegment(page: PageText, line: TextLine): TextRun | undefined {
+  const separators = [...line.text.matchAll(/\s+[·•|_]\s+|\s+-\s+(?=\p{L})/gu)];
+  const [first, second] = separators;
+  if (!first || first.index < 3) return undefined;
+  // A dash inside the name ("Tecnirega - Sistemas de Rega, Lda."): the segment up to the legal form.
+  const legalAfterDash = first[0].includes('-') && !hasLegalForm(line.text.slice(0, first.index)) && hasLegalForm(line.text.slice(0, second?.index ?? line.text.length));
+  const end = legalAfterDash ? (second?.index ?? line.text.length) : first.index;
+  // The company's share capital or branch, which a legal line prints after its name: not the name.
+  const after = AFTER_THE_NAME.exec(line.text.slice(0, end));
+  return subRun(page, line, 0, after && after.index >= 3 ? after.index : end);
+}
+
+/**
+ * What a legal line prints after the name: the share capital ("SAS Clos des Tilleuls au capital de
+ * 120 000 €", "Ltd with a share capital of", "GmbH, Stammkapital"), the branch ("S.à r.l.,
+ * Niederlassung Deutschland").
+ */
+const AFTER_THE_NAME = /,?\s+(?:au\s+capital|capital\s+social|(?:with\s+)?(?:a\s+)?share\s+capital|capitale\s+sociale|stammkapital|grundkapital|maatschappelijk\s+kapitaal|(?:zweig)?niederlassung|branch|succursale|filiale|sucursal|sede\s+secondaria)\b/i;
+
+/**
+ * The best guess of the vendor's name on a page, or undefined. `customerLines` are the lines of
+ * the customer's label (their blocks are the customer's); `hits` are the labels found, whose
+ * lines are fields, not names.
+ */
+export function guessVendor(page: PageText, hits: readonly LabelHit[], customerLines: readonly TextLine[], customerNames: ReadonlySet<string>): VendorGuess | undefined {
+  const labelled = new Set(hits.filter((h) => h.start === 0 && h.definition.category !== 'VendorName').map((h) => h.line));
+  // Lines that are a label and nothing else ("From" over "Quillmetric, Inc."): no part of a name.
+  const labelOnly = new Set(hits.filter((h) => h.start === 0 && h.valueStart >= h.line.text.trimEnd().length).map((h) => h.line));
+  const heights = page.lines.map((l) => l.layoutBox.height);
+  const typical = median(heights);
+  const pageBottom = Math.max(...page.lines.map((l) => l.layoutBox.top + l.layoutBox.height));
+  const pageTop = Math.min(...page.lines.map((l) => l.layoutBox.top));
+  const span = Math.max(1, pageBottom - pageTop);
+  const domains = [...page.text.matchAll(/(?:@|www\.)([a-z0-9-]+)\./gi)].map((m) => plain(m[1]!).replace(/[^a-z]/g, ''));
+  const guesses: VendorGuess[] = [];
+  for (const line of page.lines) {
+    const inCustomerBlock = customerLines.some((heading) => isInBlockOf(heading, line));
+    if (inCustomerBlock) continue;
+    const segment = firstSegment(page, line);
+    const run: TextRun = segment ?? withoutLogoLetters(line);
+    const text = plain(run.text).trim();
+    // An address or contact line heads no block: it is part of one.
+    if (!segment && (cannotBeName(line, labelled) || (isDetailLine(line.text) && !hasLegalForm(text)))) continue;
+    if (segment && (!/\p{L}{3}/u.test(text) || TITLE.test(text))) continue;
+    // Letters OCR could not read are no name a reviewer can use.
+    if (hasSmudgedWord(run)) continue;
+    if (customerNames.has(text)) continue;
+    const legal = hasLegalForm(text);
+    const position = (line.layoutBox.top - pageTop) / span;
+    const top = position < 0.3;
+    const footer = position > 0.85;
+    const large = line.layoutBox.height >= 1.3 * typical;
+    const details = blockDetails(page, line);
+    let score = 0.15;
+    if (legal) score += 0.35;
+    if (large) score += 0.15;
+    if (top) score += 0.15 * (1 - position / 0.3);
+    if (footer && (segment || details > 0)) score += 0.1;
+    score += Math.min(details, 3) * 0.08;
+    // The vendor's name repeats (letterhead, sender line, footer) and its letters make its e-mail or web domain.
+    score += Math.min(2, repeats(page, line, text)) * 0.12;
+    if (domains.some((domain) => text.replace(/[^a-z]/g, '').startsWith(domain.slice(0, Math.min(domain.length, 8))) && domain.length >= 4)) score += 0.15;
+    if (segment && (isDetailLine(line.text) || legal)) score += 0.15;
+    // A legal line names the company before its address, tax number and IBAN: the vendor's.
+    if (segment && footer && isDetailLine(line.text)) score += 0.1;
+    if (!top && !footer && !legal) score -= 0.2;
+    guesses.push({ line, run, score: Math.min(1, score) });
+  }
+  // Best first; a legal form standing alone ("SARL" set apart from its name) names nobody.
+  for (const guess of guesses.filter((g) => g.score >= MIN_VENDOR_SCORE).sort((a, b) => b.score - a.score)) {
+    const named = fullerName(guess, guesses) ?? guess;
+    const run = withWrappedEnd(page, withWrappedStart(page, named, labelOnly));
+    if (nameWords(run.text).length > 0) return { ...named, run };
+  }
+  return undefined;
+}
+
+/**
+ * A line without the large letters of a logo that open it ("KV" set big beside the name's last
+ * line "Supply Co."): words at least 1.6 times as tall as the rest of the line's.
+ */
+function withoutLogoLetters(line: TextLine): TextRun {
+  const heights = line.words.map((w) => w.layoutBox.height);
+  const rest = median(heights.slice(1));
+  let start = 0;
+  while (start < line.words.length - 1 && heights[start]! >= 1.6 * rest) start++;
+  return start === 0 ? line : runOfWords(line.words.slice(start));
+}
+
+/** The words of a name besides its legal form. */
+function nameWords(text: string): string[] {
+  return plain(text).replace(LEGAL_FORM, ' ').trim().split(/\s+/).filter((w) => /\p{L}{2}/u.test(w));
+}
+
+/**
+ * A logo or a running head prints the short form of the name ("CONSULTORIA" over "Consultoria
+ * Costa"): its repeats make it score, but the name is the fuller line that starts with the same
+ * words, when that line reads as a name too, or that holds them with a legal form the short one
+ * lacks ("BAUMANN HYDRAULIK" in the letterhead, "Heinrich Baumann Hydraulik GmbH" in the footer).
+ * It keeps the short form's score, which its repeats earned.
+ */
+function fullerName(best: VendorGuess, guesses: readonly VendorGuess[]): VendorGuess | undefined {
+  const words = (run: TextRun) => plain(run.text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const short = words(best.run);
+  if (short.join('').length < 4) return undefined;
+  const fuller = guesses
+    .filter((g) => g !== best && g.score >= MIN_VENDOR_SCORE && g.line !== best.line && !isDetailLine(g.run.text))
+    .filter((g) => {
+      const long = words(g.run);
+      // A legal line goes on with the capital or a number ("SARL au capital de 10 000 €"): no name does.
+      const more = long.slice(short.length);
+      if (long.length <= short.length || more.some((word) => /\d|^capital/.test(word))) return false;
+      if (short.every((word, i) => long[i] === word)) return true;
+      const at = long.indexOf(short[0]!);
+      return at > 0 && short.every((word, i) => long[at + i] === word) && hasLegalForm(g.run.text) && !hasLegalForm(best.run.text);
+    })
+    .sort((a, b) => b.score - a.score)[0];
+  return fuller && { ...fuller, score: best.score };
+}
+
+/**
+ * A name set in a narrow box wraps: "ATLAS CONSULTING" over "ENTERPRISES". When the line found is
+ * little more than a legal form, the line just above it in the same type and column starts the name.
+ */
+function withWrappedStart(page: PageText, guess: VendorGuess, labelOnly: ReadonlySet<TextLine>): TextRun {
+  const { line, run } = guess;
+  if (nameWords(run.text).length >= 2) return run;
+  // The name's own words: not a logo's letters beside it (withoutLogoLetters).
+  const b = run.words.length > 0 ? unionBox(run.words.map((w) => w.layoutBox)) : line.layoutBox;
+  const size = median((run.words.length > 0 ? run.words : line.words).map((w) => w.layoutBox.height));
+  // The nearest line above, in the same type, left- or right-aligned with it or overlapping it:
+  // only its leading words of that type, since OCR may glue a neighbour's words to it.
+  const above = page.lines
+    .filter((candidate) => candidate !== line && candidate.layoutBox.top < b.top && !labelOnly.has(candidate))
+    .map((candidate) => ({ candidate, words: leadingWordsOfSize(candidate, size) }))
+    .filter(({ words }) => {
+      if (words.length === 0) return false;
+      const a = unionBox(words.map((w) => w.layoutBox));
+      const gap = b.top - (a.top + a.height);
+      const aligned = Math.abs(a.left - b.left) < 2 * b.height || Math.abs(a.left + a.width - (b.left + b.width)) < 2 * b.height;
+      return gap > -0.3 * b.height && gap < 0.8 * b.height && aligned;
+    })
+    .sort((x, y) => y.candidate.layoutBox.top - x.candidate.layoutBox.top)[0];
+  if (!above) return run;
+  const start = runOfWords(above.words);
+  return /\p{L}{2}/u.test(start.text) && findDates(start.text).length === 0 ? joinRuns([start, run]) : run;
+}
+
+/**
+ * A name whose line ends in "&" or "and" goes on in the line under it, in its type ("Shree Ganesh
+ * Hardware &" / "Paints"), when that line holds words and no figures.
+ */
+function withWrappedEnd(page: PageText, run: TextRun): TextRun {
+  if (!/(?:&|\band|\bund|\bet|\ben|\be|\by)\s*$/i.test(run.text) || run.words.length === 0) return run;
+  const b = unionBox(run.words.map((w) => w.layoutBox));
+  const size = median(run.words.map((w) => w.layoutBox.height));
+  const below = page.lines
+    .filter((l) => l.layoutBox.top > b.top && l.layoutBox.top - (b.top + b.height) < 0.8 * size && overlap(b.left, b.left + b.width, l.layoutBox.left, l.layoutBox.left + l.layoutBox.width) > 0)
+    .sort((x, y) => x.layoutBox.top - y.layoutBox.top)[0];
+  if (!below || /\d/.test(below.text)) return run;
+  const words = leadingWordsOfSize(below, size);
+  return words.length > 0 ? joinRuns([run, runOfWords(words)]) : run;
+}
+
+/**
+ * The words a line starts with that were read (not smudges, nor marks but an ampersand) and are
+ * set in type of about this size (their median within a quarter of it; a single word may stand
+ * taller by a descender).
+ */
+function leadingWordsOfSize(line: TextLine, size: number): PlacedWord[] {
+  const leading: PlacedWord[] = [];
+  for (const word of line.words) {
+    const h = word.layoutBox.height;
+    if (Math.max(h, size) / Math.min(h, size) >= 1.6 || word.confidence < SMUDGE_CONFIDENCE || !/[\p{L}\p{N}&]/u.test(word.text)) break;
+    leading.push(word);
+  }
+  const typical = median(leading.map((w) => w.layoutBox.height));
+  return leading.length > 0 && Math.max(typical, size) / Math.min(typical, size) < 1.25 ? leading : [];
+}
+
+/** How many other lines print this name (a sender line, a footer): a customer's name is printed once. */
+function repeats(page: PageText, line: TextLine, name: string): number {
+  const key = name.replace(/[^\p{L}\p{N}]+/gu, '');
+  if (key.length < 5) return 0;
+  return page.lines.filter((other) => other !== line && plain(other.text).replace(/[^\p{L}\p{N}]+/gu, '').includes(key)).length;
+}
+
+/** The dots between the parts of a sender line, and what OCR reads for them in small print (a dash, a plus, a star). */
+export const SENDER_LINE_SEPARATOR = /\s[·•|∙*+\-–—]\s/g;
+
+/**
+ * The first line of the address a window envelope shows: the block right under a small sender
+ * line ("Acme GmbH · Hauptstr. 1 · 10115 Berlin"), as German, Dutch and French letters print it.
+ */
+export function recipientUnderSenderLine(page: PageText): TextLine | undefined {
+  const typical = median(page.lines.map((l) => l.layoutBox.height));
+  const top = Math.min(...page.lines.map((l) => l.layoutBox.top));
+  const bottom = Math.max(...page.lines.map((l) => l.layoutBox.top + l.layoutBox.height));
+  for (const line of page.lines) {
+    // A footer's line of details ("IBAN ... · BIC ...") heads no address.
+    if (line.layoutBox.top > top + FOOTER_SHARE * (bottom - top)) continue;
+    // Small print by its words' height: OCR may read a dash of the line as a tall mark.
+    const size = median(line.words.map((w) => w.layoutBox.height));
+    // A dot OCR was unsure of may come out as another mark of its own (":", "«").
+    const misreadDots = line.words.filter((w) => /^[^\p{L}\p{N}\s·•|∙*+\-–—]$/u.test(w.text) && w.confidence < 0.9).length;
+    const separators = (line.text.match(SENDER_LINE_SEPARATOR)?.length ?? 0) + misreadDots;
+    if (separators < 2 || size > typical) continue;
+    const under = (above: TextLine) =>
+      page.lines.find((candidate) => {
+        const a = above.layoutBox;
+        const b = candidate.layoutBox;
+        const gap = b.top - (a.top + a.height);
+        return gap >= -0.2 * a.height && gap < 2 * b.height && Math.abs(a.left - b.left) < 2 * b.height && candidate !== above;
+      });
+    const first = under(line);
+    // "Herrn" / "Dr. Matthias Ohlendorf": the salutation's line only says who the name is.
+    const below = first && SALUTATION.test(plain(first.text).trim()) ? under(first) : first;
+    if (below && /\p{L}{2}/u.test(below.text) && !isDetailLine(below.text)) return below;
+  }
+  return undefined;
+}
+
+/** The bottom share of a page's text a footer takes. */
+const FOOTER_SHARE = 0.75;
+
+/** Below this a line is only some text near the top, not a name we can vouch for. */
+const MIN_VENDOR_SCORE = 0.45;
+
+/**
+ * What parts a one-line address or footer ("2210 River Road · Sacramento, CA 95833") separates:
+ * dots, bars, dashes, and the colons and quotes OCR reads small dots as.
+ */
+const DETAIL_SEPARATOR = /\s+[·•|∙\-–—:«»]\s+/u;
+
+/**
+ * How many address or contact details the (up to four) lines under `line`, in its column, hold.
+ * Each is the nearest line below the one before, by position rather than by the page's rows: a
+ * tall title beside a block (a big "INVOICE" level with a letterhead) makes a row of its own
+ * between two of the block's lines.
+ */
+function blockDetails(page: PageText, line: TextLine): number {
+  let count = 0;
+  let previous = line;
+  for (let n = 0; n < 4; n++) {
+    const { top, height } = previous.layoutBox;
+    const next = page.lines
+      .filter((candidate) => candidate.layoutBox.top > top && isInBlockOf(previous, candidate) && candidate.layoutBox.top - (top + height) < 1.6 * height)
+      .sort((a, b) => a.layoutBox.top - b.layoutBox.top)[0];
+    if (!next) break;
+    // A one-line address ("2210 River Road · Sacramento, CA 95833 · (916) 555-0199") holds several details.
+    const details = next.text.split(DETAIL_SEPARATOR).filter((segment) => isDetailLine(segment)).length;
+    count += Math.max(details, isDetailLine(next.text) ? 1 : 0);
+    previous = next;
+  }
+  return count;
+}
+

@@ -1,0 +1,185 @@
+/**
+ * The candidates for each invoice field on one page: every label of the vocabulary with the
+ * values its geometry offers (same line, next column, line below), read by the field's form,
+ * and the values that need no label (IBANs, dates, currencies: unlabelled-values.ts). The labels
+ * and lines that name no field are label-filters.ts's, a totals row's further cells totals-row.ts's,
+ * a party's block party-blocks.ts's. Choosing among them, with the cross-checks between fields, is
+ * field-choice.ts's work.
+ */
+import type { CandidateCategory, FieldCandidate } from '../fields/field-candidate.js';
+import { readAmount, readCurrency, readDate, readIban, readIdentifier, readName, readTaxAmount, readTaxId, subRun, type ValueReader } from '../fields/field-values.js';
+import { INVOICE_LABELS, TAX_WORD, type LabelCategory } from '../fields/invoice-labels.js';
+import { compileLabels, findLabelHits, lineRightOf, valuesOf, type LabelHit, type ValuePlace } from '../fields/label-hits.js';
+import { plain, type DateOptions } from '../fields/normalize.js';
+import { BLOCK_LABELS, inOtherPartysBlock, orderedValues, wrappedName } from '../fields/party-blocks.js';
+import type { LayoutTable } from '../page/text/tables.js';
+import type { PageText, TextLine, TextRun } from '../page/text/text-lines.js';
+import { itemRowLines, namesNoField, TAX_CATEGORIES } from './label-filters.js';
+import { firstInRow, furtherInRow, lineOf, totalsRowColumns } from './totals-row.js';
+import { amountsInWords, currencyMentions, ibans, paidAmounts, unlabelledDates, unlabelledVatNumbers } from './unlabelled-values.js';
+
+export interface PageReadOptions {
+  dates: DateOptions;
+  /** Portuguese documents: tax numbers must pass the NIF check digit. */
+  portuguese: boolean;
+  /** Tables of items: their rows hold no fields ("Total" heads the amount column), except the totals rows that close them. */
+  itemTables: readonly LayoutTable[];
+}
+
+const COMPILED_LABELS = compileLabels(INVOICE_LABELS);
+
+/** How much the place of a value relative to its label weighs. */
+const PLACE_WEIGHT: Readonly<Record<ValuePlace, number>> = { inline: 1, right: 0.95, below: 0.85, nextRowRight: 0.75, afterWords: 0.8 };
+
+type Readers = Readonly<Record<Exclude<LabelCategory, 'Other'>, ValueReader>>;
+
+function readers(options: PageReadOptions): Readers {
+  const date = readDate(options.dates);
+  return {
+    InvoiceId: readIdentifier,
+    InvoiceDate: date,
+    DueDate: date,
+    VendorName: readName,
+    VendorAddress: readName,
+    VendorTaxId: readTaxId(options.portuguese),
+    CustomerName: readName,
+    CustomerTaxId: readTaxId(options.portuguese),
+    TaxId: readTaxId(options.portuguese),
+    SubTotal: readAmount,
+    TotalTax: readTaxAmount,
+    TaxLine: readTaxAmount,
+    InvoiceTotal: readAmount,
+    Tendered: readAmount,
+    Change: readAmount,
+    Rounding: readAmount,
+    Currency: readCurrency,
+    IBAN: readIban,
+  };
+}
+
+export interface PageCandidates {
+  candidates: FieldCandidate[];
+  /** Tax numbers whose owner (vendor or customer) their place decides, once the parties are known. */
+  taxIds: FieldCandidate[];
+  hits: LabelHit[];
+  /** The item rows' lines, which hold no fields. */
+  excluded: ReadonlySet<TextLine>;
+}
+
+/** A tax's name alone ("Btw", "VAT", "MwSt."): the label of its number or of its amount. */
+const BARE_TAX_WORD = new RegExp(`^${TAX_WORD}$`, 'i');
+
+/**
+ * A tax's name alone on its line labels the amount in the cell to its right ("Btw | 339,39 EUR"),
+ * as a tax line, when that cell holds an amount and no tax number; else the hit as it was found.
+ */
+function taxWordBesideAmount(page: PageText, hit: LabelHit, read: Readers): LabelHit | undefined {
+  if (hit.definition.category !== 'TaxId' || hit.start !== 0 || hit.valueStart < hit.line.text.trimEnd().length) return undefined;
+  if (!BARE_TAX_WORD.test(plain(hit.line.text.slice(hit.start, hit.labelEnd)).trim())) return undefined;
+  const right = lineRightOf(page, hit.line);
+  if (!right || read.TaxId(right, page) || !read.TaxLine(right, page)) return undefined;
+  return { ...hit, definition: { ...hit.definition, category: 'TaxLine', strength: TAX_WORD_ALONE } };
+}
+
+/** A tax line's label strength for a tax's name alone. */
+const TAX_WORD_ALONE = 0.85;
+
+export function findPageCandidates(page: PageText, options: PageReadOptions): PageCandidates {
+  const everyHit = findLabelHits(page, COMPILED_LABELS, new Set());
+  const excluded = itemRowLines(options.itemTables, everyHit);
+  // A weak label in the middle of a line is a word of a sentence ("... 30 days net."), not a label.
+  const hits = everyHit.filter((h) => !excluded.has(h.line) && (h.start === 0 || h.definition.strength >= 0.7) && !namesNoField(page, h));
+  const read = readers(options);
+  const candidates: FieldCandidate[] = [];
+  const taxIds: FieldCandidate[] = [];
+  // Lines that start with a strong label, or hold nothing but a label, are fields of their own.
+  const labelledLines = new Set(hits.filter((h) => h.start === 0 && (h.definition.strength >= 0.7 || h.valueStart >= h.line.text.trimEnd().length)).map((h) => h.line));
+  const partyHeadings = hits.filter((h) => BLOCK_LABELS.has(h.definition.category) && h.start === 0 && h.definition.strength >= 0.7);
+  // A label's line with a value beside it, not another label: the heads of blocks side by side,
+  // which the vocabulary knows, or set in capitals as the label is ("PATIENT | PROVIDER & INSURANCE").
+  const headedLines = new Set(everyHit.filter((h) => h.start === 0).map((h) => h.line));
+  const capitals = (text: string) => /\p{Lu}{2}/u.test(text) && !/\p{Ll}/u.test(text);
+  const valueBeside = (line: TextLine) => {
+    const right = lineRightOf(page, line);
+    if (!right || headedLines.has(right) || (capitals(line.text) && capitals(right.text))) return false;
+    // Close beside it: far across the page it is another column's.
+    const gap = right.layoutBox.left - (line.layoutBox.left + line.layoutBox.width);
+    return gap < FORM_VALUE_GAP * line.layoutBox.height;
+  };
+  hits.forEach((labelHit, i) => {
+    const hit = taxWordBesideAmount(page, labelHit, read) ?? labelHit;
+    const category = hit.definition.category;
+    if (category === 'Other') return;
+    if (category === 'InvoiceTotal') candidates.push(...dueDateAfterTotal(page, hit, read.DueDate));
+    for (const found of orderedValues(category, valuesOf(page, hit, hits[i - 1], hits[i + 1]))) {
+      let { run, place } = found;
+      // A tax line may print its rate and base after the label and the tax in the next cell
+      // ("inkl. MWST 8.1% auf 105.60 | 7.92"), or its rate or base alone in a cell of its own
+      // ("SGST | 9 % | 900.00", "MwSt 19% | auf 2.401,10 | 456,21"): the base or rate is no tax,
+      // the cell to the right holds it.
+      if ((place === 'inline' || place === 'right') && TAX_CATEGORIES.has(category) && !read[category](run, page)) {
+        const nextCell = lineRightOf(page, place === 'right' ? (run as TextLine) : hit.line);
+        if (nextCell) [run, place] = [nextCell, 'right'];
+      }
+      // A line that starts with a label of its own is another field, not this one's value.
+      if (place !== 'inline' && labelledLines.has(run as TextLine)) continue;
+      // A party's name is in its own block: the line across the page under "Bill to" is the customer's, not the supplier's.
+      if (place !== 'inline' && BLOCK_LABELS.has(category) && inOtherPartysBlock(run, hit, partyHeadings)) continue;
+      // In a form whose labels have their values beside them ("Client | M. Chevallier" over
+      // "Chambre | 214"), the line under a label is the next label.
+      if (place === 'below' && BLOCK_LABELS.has(category) && valueBeside(hit.line) && besideSomething(page, run)) continue;
+      // A total's row may hold other figures before it ("Total  10 Coil  Rs. 1,00,300.00").
+      const readValue = read[category](run, page) ?? (place === 'right' && category === 'InvoiceTotal' ? firstInRow(page, run as TextLine, read[category]) : undefined);
+      const nameLine = place === 'inline' ? hit.line : place === 'below' ? lineOf(page, run) : undefined;
+      const value = readValue && nameLine && BLOCK_LABELS.has(category) ? (wrappedName(page, nameLine, readValue.run) ?? readValue) : readValue;
+      if (!value) continue;
+      const candidate: FieldCandidate = {
+        category: category === 'TaxId' ? 'VendorTaxId' : category,
+        value: value.run,
+        contentNormalized: value.contentNormalized,
+        score: hit.definition.strength * PLACE_WEIGHT[place] * value.fit,
+        label: hit.definition.strength,
+        labelLine: hit.line,
+        hit,
+      };
+      (category === 'TaxId' ? taxIds : candidates).push(candidate);
+      // The sums decide which of its two fields an ambiguous label names.
+      if (hit.definition.orAs) candidates.push({ ...candidate, category: hit.definition.orAs as CandidateCategory, score: candidate.score * (hit.definition.orAsShare ?? 1) });
+      if (place === 'right' && category === 'InvoiceTotal') candidates.push(...furtherInRow(page, value.run, candidate, hit.definition.strength * PLACE_WEIGHT[place], read[category]));
+      if ((place === 'right' || place === 'inline') && category === 'InvoiceTotal') candidates.push(...totalsRowColumns(page, value.run, read.SubTotal));
+      break;
+    }
+  });
+  taxIds.push(...unlabelledVatNumbers(page, excluded, taxIds));
+  candidates.push(
+    ...paidAmounts(page, excluded, candidates),
+    ...unlabelledDates(page, options.dates, excluded, candidates),
+    ...ibans(page, excluded),
+    ...currencyMentions(page),
+    ...amountsInWords(page),
+  );
+  return { candidates, taxIds, hits, excluded };
+}
+
+/**
+ * The date an amount due is due on, inside its label: "TOTAL AMOUNT DUE ON April 1, 2024  $54.23".
+ * The total's label took the word "due"; the date after "on" or "by" is the due date.
+ */
+function dueDateAfterTotal(page: PageText, hit: LabelHit, readDueDate: ValueReader): FieldCandidate[] {
+  const rest = hit.line.text.slice(hit.labelEnd);
+  const lead = /^\s*(?:on|by|before)\s+/i.exec(rest);
+  if (!/due\W*$/i.test(hit.line.text.slice(hit.start, hit.labelEnd)) || !lead) return [];
+  const start = hit.labelEnd + lead[0].length;
+  const run = subRun(page, hit.line, start, hit.line.text.length - start);
+  const value = run && readDueDate(run, page);
+  return value ? [{ category: 'DueDate', value: value.run, contentNormalized: value.contentNormalized, score: 0.85 * value.fit, label: 0.85, labelLine: hit.line, hit }] : [];
+}
+
+/** A form's value stands within this many line heights right of its label. */
+const FORM_VALUE_GAP = 8;
+
+/** Whether the line holding `run` has another line to its right on its row. */
+function besideSomething(page: PageText, run: TextRun): boolean {
+  const line = lineOf(page, run);
+  return line !== undefined && lineRightOf(page, line) !== undefined;
+}

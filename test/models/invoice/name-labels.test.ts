@@ -1,0 +1,60 @@
+/**
+ * Words that label a party ("Client", "Customer", "Supplier", "Buyer") are also words of company
+ * names: inside a name they are no label (label-hits.ts labelsAName).
+ */
+import { describe, expect, it } from 'vitest';
+import { invoicesUniversalModel } from '../../../src/models/invoice/invoice.js';
+import { useScratchDir } from '../../engines/fixtures.js';
+import { fields, firstPageEntities, textPdf, writeFixture, type Placed } from '../document-fixtures.js';
+
+const TOTALS: Placed[] = [
+  { text: 'Net total: 1,200.00 GBP', x: 330, y: 400 },
+  { text: 'VAT 20%: 240.00 GBP', x: 330, y: 416 },
+  { text: 'Total due: 1,440.00 GBP', x: 330, y: 432 },
+];
+
+describe('labels of the parties', () => {
+  const scratch = useScratchDir();
+  let count = 0;
+  const read = async (page: Placed[]) => {
+    const pdf = await writeFixture(scratch.file(`names-${++count}.pdf`), await textPdf([[...page, ...TOTALS]]));
+    return fields(await firstPageEntities(invoicesUniversalModel, pdf, 'pdf'));
+  };
+
+  it('are words of names inside a name: the vendor "Bright Client Services Ltd", the customer "Supplier Direct Ltd"', async () => {
+    const found = await read([
+      { text: 'Bright Client Services Ltd', x: 50, y: 60, size: 14 },
+      { text: '12 High Street, London EC1A 1BB', x: 50, y: 80 },
+      { text: 'Invoice #: 1042', x: 50, y: 140 },
+      { text: 'Date: 3 March 2026', x: 50, y: 156 },
+      { text: 'Customer: Supplier Direct Ltd', x: 50, y: 200 },
+    ]);
+    expect(found).toMatchObject({ VendorName: 'Bright Client Services Ltd', CustomerName: 'Supplier Direct Ltd', InvoiceId: '1042' });
+  });
+
+  it('are words of names after a label: "Bill to: Example Buyer Ltd"', async () => {
+    const found = await read([
+      { text: 'Acme Widgets GmbH', x: 50, y: 60, size: 14 },
+      { text: 'Invoice number: INV-2026-0042', x: 50, y: 140 },
+      { text: 'Bill to: Example Buyer Ltd', x: 50, y: 200 },
+    ]);
+    expect(found).toMatchObject({ VendorName: 'Acme Widgets GmbH', CustomerName: 'Example Buyer Ltd' });
+  });
+
+  it('label the name as one, with the other name of the label beside it in brackets: "Buyer (Bill to)"', async () => {
+    const found = await read([
+      { text: 'Shree Ganesh Traders', x: 50, y: 60, size: 14 },
+      { text: 'Invoice No: SGT/2025-26/0412', x: 330, y: 60 },
+      { text: 'Buyer (Bill to)', x: 50, y: 200 },
+      { text: 'Kaveri Textiles Pvt Ltd', x: 50, y: 214 },
+    ]);
+    expect(found).toMatchObject({ CustomerName: 'Kaveri Textiles Pvt Ltd', VendorName: 'Shree Ganesh Traders' });
+  });
+
+  it('still label the name with a colon, alone on their line, or opening it', async () => {
+    expect(await read([{ text: 'Acme Widgets GmbH', x: 50, y: 60, size: 14 }, { text: 'Customer: Harbourside Design', x: 50, y: 200 }])).toMatchObject({ CustomerName: 'Harbourside Design' });
+    expect(await read([{ text: 'Acme Widgets GmbH', x: 50, y: 60, size: 14 }, { text: 'CUSTOMER', x: 50, y: 200 }, { text: 'Harbourside Design', x: 50, y: 216 }])).toMatchObject({ CustomerName: 'Harbourside Design' });
+    expect(await read([{ text: 'Acme Widgets GmbH', x: 50, y: 60, size: 14 }, { text: 'Bill to Harbourside Design', x: 50, y: 200 }])).toMatchObject({ CustomerName: 'Harbourside Design' });
+    expect(await read([{ text: 'Rossi Forniture S.r.l.', x: 50, y: 60, size: 14 }, { text: 'Spett.le Bianchi SpA', x: 50, y: 200 }])).toMatchObject({ CustomerName: 'Bianchi SpA' });
+  });
+});
