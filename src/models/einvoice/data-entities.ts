@@ -27,16 +27,21 @@ export function documentDataOf(origin: DataOrigin | undefined, check: Pick<Docum
 
 /**
  * A typed field read from the invoice's data: certain (confidence 1), its content the data's value
- * (what a reviewer compares with the print), located where the print states it, if it does.
+ * (what a reviewer compares with the print), located where the print states it, if it does. A value
+ * the print contradicts is kept but not certain: which of the two the issuer meant is for a
+ * reviewer to decide, so it must not pass as a field a reviewer may skip.
  */
+export const CONTRADICTED_CONFIDENCE = 0.5;
+
 export function dataFieldEntity(page: PageRef, field: DataField, value: string, documentData: DocumentDataSource, place?: PrintedPlace): Entity {
   const where = place ?? { page, box: NOWHERE, spans: [] };
+  const confidence = documentData.print === 'contradicted' ? CONTRADICTED_CONFIDENCE : 1;
   const entity = newEntity(where.page, {
     type: 'Field',
     category: field,
     groupName: FIELD_GROUP,
-    confidence: 1,
-    keyValues: [keyValueOf(where.page, { box: where.box, confidence: 1, spans: where.spans }, { category: field, categoryNormalized: field, content: value, contentNormalized: value })],
+    confidence,
+    keyValues: [keyValueOf(where.page, { box: where.box, confidence, spans: where.spans }, { category: field, categoryNormalized: field, content: value, contentNormalized: value })],
   });
   return { ...entity, documentData };
 }

@@ -126,8 +126,12 @@ describe('a PDF that embeds its invoice data', () => {
     expect(total.keyValues[0]!.contentNormalized).toBe(SAMPLE.gross);
     expect(total.documentData).toMatchObject({ print: 'contradicted', printedContent: expect.stringContaining('1587,50') });
     expect(total.documentData?.warning).toMatch(/printed page reads "1587,50.*1487\.50/);
-    // The fields the print agrees with carry none.
-    expect(entities.find((e) => e.category === 'InvoiceId')!.documentData).toMatchObject({ print: 'agreed', warning: null });
+    // Not certain: a reviewer must not skip it.
+    expect(total.confidence).toBeLessThan(0.9);
+    // The fields the print agrees with carry none, and stay certain.
+    const id = entities.find((e) => e.category === 'InvoiceId')!;
+    expect(id.documentData).toMatchObject({ print: 'agreed', warning: null });
+    expect(id.confidence).toBe(1);
   });
 
   it('reads any embedded .xml whose root is an invoice, whatever its name', async () => {
