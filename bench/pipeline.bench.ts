@@ -32,6 +32,7 @@ import { findOnPath } from '../src/engines/find-on-path.js';
 import { startDevProcess, lockLossLines, startPrivateRedis, type DevProcess } from './lib/dev-process.js';
 import { scannedPageImages, scannedProsePdf, prosePdf } from './lib/documents.js';
 import { benchConfig, openBenchInfrastructure } from './lib/infra.js';
+import { cpuSeconds, mb, statusBytes } from './lib/proc-stats.js';
 import { say } from './lib/report.js';
 import { serveSourceFiles } from './lib/source-files.js';
 import { fetchToken } from '../test/support/http-token.js';
@@ -66,7 +67,6 @@ const options = {
   audio: process.env.BENCH_AUDIO !== '0',
 };
 
-const mb = (bytes: number) => (Number.isFinite(bytes) ? `${(bytes / 1024 / 1024).toFixed(0)} MB` : 'n/a');
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
 interface Api {
@@ -84,20 +84,8 @@ async function call<T>(api: Api, method: string, route: string, body?: unknown):
   return (await response.json()) as T;
 }
 
-/** Resident memory of a process now (Linux VmRSS; its engine threads included, its child processes not). */
 async function rssBytes(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  const match = /^VmRSS:\s+(\d+) kB/m.exec(status);
-  return match ? Number(match[1]) * 1024 : Number.NaN;
-}
-
-/** CPU seconds the process used so far (user + system, all its threads; its child processes once they ended). */
-async function cpuSeconds(pid: number, which: 'all' | 'children' = 'all'): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-  // Fields after the command name (which may hold spaces): utime, stime, cutime, cstime are the 12th to 15th.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = (which === 'all' ? [11, 12, 13, 14] : [13, 14]).reduce((sum, i) => sum + Number(fields[i] ?? Number.NaN), 0);
-  return ticks / 100; // USER_HZ is 100 on Linux
+  return statusBytes(pid, 'VmRSS');
 }
 
 /**
