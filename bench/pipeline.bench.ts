@@ -15,6 +15,9 @@
  * Besides wall time it prints the CPU seconds each side used (the app's threads and the children
  * it waited for; the Postgres backends of its database apart; the peers' processes): on a machine
  * shared with other work the wall times swing with the load, the CPU ratios much less.
+ * For the text pages it prints what a page stores in the chunk table, and the app's memory at idle,
+ * after the text PDFs, after the scanned ones and after a receipt (Receipts workspace, one scanned
+ * page), against the goals of 500 MB idle and 700 MB busy.
  *
  *   npm run bench:pipeline     (DATABASE_URL, else the embedded Postgres of `npm start`)
  *   BENCH_TEXT_PAGES=1,20,200 BENCH_SCANNED_PAGES=1,5,20 BENCH_REPEAT_SMALL=3 BENCH_AUDIO=1   (defaults)
