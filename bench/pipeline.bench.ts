@@ -21,6 +21,7 @@
  *
  *   npm run bench:pipeline     (DATABASE_URL, else the embedded Postgres of `npm start`)
  *   BENCH_TEXT_PAGES=1,20,200 BENCH_SCANNED_PAGES=1,5,20 BENCH_REPEAT_SMALL=3 BENCH_AUDIO=1   (defaults)
+ *   BENCH_COMPILED=1   the compiled build (node dist/main.js dev) instead of tsx
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -38,6 +39,7 @@ import { benchConfig, openBenchInfrastructure } from './lib/infra.js';
 import { cpuSeconds, mb, statusBytes } from './lib/proc-stats.js';
 import { say } from './lib/report.js';
 import { serveSourceFiles } from './lib/source-files.js';
+import { buildTree } from '../test/support/built-tree.js';
 import { fetchToken } from '../test/support/http-token.js';
 
 const run = promisify(execFile);
@@ -70,6 +72,8 @@ const options = {
   /** Documents of one or two pages are timed this many times (median): their times are short against the noise. */
   repeatSmall: Number(process.env.BENCH_REPEAT_SMALL ?? 3),
   audio: process.env.BENCH_AUDIO !== '0',
+  /** The app as production runs it, compiled (`node dist/main.js dev`), instead of `npm start`'s tsx. */
+  compiled: process.env.BENCH_COMPILED === '1',
 };
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
@@ -248,7 +252,12 @@ async function main() {
       SOURCE_URL_ALLOW_PRIVATE: 'true',
     };
     const logFile = path.join(tmpdir(), 'docproc-bench-pipeline.log');
-    app = await startDevProcess({ repoRoot, env: settings, logFile });
+    let builtRoot: string | undefined;
+    if (options.compiled) {
+      builtRoot = path.join(dir, 'built');
+      await buildTree(builtRoot);
+    }
+    app = await startDevProcess({ repoRoot, builtRoot, env: settings, logFile });
     const api: Api = { baseUrl: app.baseUrl, token: await fetchToken(app.baseUrl, credentials.clientId, credentials.clientSecret) };
     db = new pg.Client({ connectionString: infra.databaseUrl });
     await db.connect();
@@ -257,7 +266,7 @@ async function main() {
     const receipts = workspaces.find((w) => w.templateType === TemplateType.Receipts)?.workspaceId;
 
     say(`pipeline benchmark: ${cores} cores, load average ${loadavg()[0]!.toFixed(1)} before the run`);
-    say(`app: src/main.ts dev (api + workers in one process, pid ${app.pid}), log in ${logFile}, Layout workspace (the demo default)`);
+    say(`app: ${builtRoot ? 'dist/main.js dev, compiled' : 'src/main.ts dev through tsx'} (api + workers in one process, pid ${app.pid}), log in ${logFile}, Layout workspace (the demo default)`);
     say('settings that differ from production:');
     say(`  database ${PIPELINE_DATABASE} (its own), DATA_DIR a temporary directory, ${redis ? 'a redis-server of its own' : `REDIS_URL ${infra.redisUrl}`}`);
     say('  SOURCE_URL_ALLOW_PRIVATE=true (sources served on loopback, so the download costs no network); status polled every 50 ms');
