@@ -1,6 +1,22 @@
-# One image, role by command (see docker-compose.yml): npm run serve | npm run worker | npm run migrate.
-FROM node:20-bookworm-slim
+# One image, role by command (see docker-compose.yml): node dist/main.js serve | worker | migrate.
+# Production runs the compiled JavaScript (npm run build); the TypeScript compiler, tsx and the
+# test tools stay in the build stage.
 
+# Build: every dependency, the Prisma client generated, the sources compiled to dist/, then the
+# development dependencies pruned so that the final stage copies only what runs.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+# .npmrc: onnxruntime-node installs its CPU build from npm only (no CUDA download from outside the registry).
+COPY package.json package-lock.json .npmrc ./
+COPY scripts ./scripts
+COPY prisma ./prisma
+# postinstall generates the Prisma client into src/generated (offline; see scripts/prisma-generate.mjs).
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+
+FROM node:20-bookworm-slim
 # Offline engines: OCR (5 languages), audio/video, speech to text, PDF rasterising.
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
@@ -9,18 +25,17 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
-# .npmrc: onnxruntime-node installs its CPU build from npm only (no CUDA download from outside the registry).
-COPY package.json package-lock.json .npmrc ./
-COPY scripts ./scripts
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+# Read at run time beside dist/: the migrations (applied at start-up) and the review page.
 COPY prisma ./prisma
-# postinstall generates the Prisma client (offline; see scripts/prisma-generate.mjs).
-RUN npm ci --no-audit --no-fund
-COPY tsconfig.json ./
-COPY src ./src
 COPY public ./public
 
 ENV NODE_ENV=production DATA_DIR=/var/lib/docproc
 RUN mkdir -p /var/lib/docproc && chown node:node /var/lib/docproc
 USER node
 EXPOSE 3000
-CMD ["npm", "run", "serve"]
+# node itself is the container's first process: SIGTERM from `docker stop` reaches the service,
+# which drains requests and finishes its jobs.
+CMD ["node", "dist/main.js", "serve"]

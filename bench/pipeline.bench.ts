@@ -15,9 +15,13 @@
  * Besides wall time it prints the CPU seconds each side used (the app's threads and the children
  * it waited for; the Postgres backends of its database apart; the peers' processes): on a machine
  * shared with other work the wall times swing with the load, the CPU ratios much less.
+ * For the text pages it prints what a page stores in the chunk table, and the app's memory at idle,
+ * after the text PDFs, after the scanned ones and after a receipt (Receipts workspace, one scanned
+ * page), against the goals of 500 MB idle and 700 MB busy.
  *
  *   npm run bench:pipeline     (DATABASE_URL, else the embedded Postgres of `npm start`)
  *   BENCH_TEXT_PAGES=1,20,200 BENCH_SCANNED_PAGES=1,5,20 BENCH_REPEAT_SMALL=3 BENCH_AUDIO=1   (defaults)
+ *   BENCH_COMPILED=1   the compiled build (node dist/main.js dev) instead of tsx
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -32,8 +36,10 @@ import { findOnPath } from '../src/engines/find-on-path.js';
 import { startDevProcess, lockLossLines, startPrivateRedis, type DevProcess } from './lib/dev-process.js';
 import { scannedPageImages, scannedProsePdf, prosePdf } from './lib/documents.js';
 import { benchConfig, openBenchInfrastructure } from './lib/infra.js';
+import { cpuSeconds, mb, statusBytes } from './lib/proc-stats.js';
 import { say } from './lib/report.js';
 import { serveSourceFiles } from './lib/source-files.js';
+import { buildTree } from '../test/support/built-tree.js';
 import { fetchToken } from '../test/support/http-token.js';
 
 const run = promisify(execFile);
@@ -43,6 +49,8 @@ const OCR_DPI = 300;
 const GOAL_TEXT_PAGES_PER_SECOND = 50;
 const GOAL_200_PAGES_SECONDS = 10;
 const GOAL_SCAN_RATIO = 1.2;
+const GOAL_IDLE_MB = 500;
+const GOAL_BUSY_MB = 700;
 
 function sizesEnv(name: string, fallback: number[]): number[] {
   const raw = process.env[name];
@@ -64,9 +72,10 @@ const options = {
   /** Documents of one or two pages are timed this many times (median): their times are short against the noise. */
   repeatSmall: Number(process.env.BENCH_REPEAT_SMALL ?? 3),
   audio: process.env.BENCH_AUDIO !== '0',
+  /** The app as production runs it, compiled (`node dist/main.js dev`), instead of `npm start`'s tsx. */
+  compiled: process.env.BENCH_COMPILED === '1',
 };
 
-const mb = (bytes: number) => (Number.isFinite(bytes) ? `${(bytes / 1024 / 1024).toFixed(0)} MB` : 'n/a');
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
 interface Api {
@@ -84,20 +93,8 @@ async function call<T>(api: Api, method: string, route: string, body?: unknown):
   return (await response.json()) as T;
 }
 
-/** Resident memory of a process now (Linux VmRSS; its engine threads included, its child processes not). */
 async function rssBytes(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  const match = /^VmRSS:\s+(\d+) kB/m.exec(status);
-  return match ? Number(match[1]) * 1024 : Number.NaN;
-}
-
-/** CPU seconds the process used so far (user + system, all its threads; its child processes once they ended). */
-async function cpuSeconds(pid: number, which: 'all' | 'children' = 'all'): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-  // Fields after the command name (which may hold spaces): utime, stime, cutime, cstime are the 12th to 15th.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = (which === 'all' ? [11, 12, 13, 14] : [13, 14]).reduce((sum, i) => sum + Number(fields[i] ?? Number.NaN), 0);
-  return ticks / 100; // USER_HZ is 100 on Linux
+  return statusBytes(pid, 'VmRSS');
 }
 
 /**
@@ -134,6 +131,14 @@ interface Outcome {
   dbCpu: number;
   /** The app's highest resident memory sampled while the task ran. */
   peakRss: number;
+  /** Growth of the chunk table (its TOAST and indexes included) during the task: what the result takes on disk. */
+  storedBytes: number;
+}
+
+/** Bytes of the chunk table with its TOAST table and indexes. */
+async function chunkTableBytes(db: pg.Client): Promise<number> {
+  const { rows } = await db.query<{ bytes: string }>(`SELECT pg_total_relation_size('"DocumentChunk"') AS bytes`);
+  return Number(rows[0]!.bytes);
 }
 
 /** Creates a task over HTTP and polls its status every 50 ms until it is final. */
@@ -144,11 +149,12 @@ async function endToEnd(api: Api, app: DevProcess, db: pg.Client, url: string, d
     const started = performance.now();
     const cpuBefore = await cpuSeconds(app.pid);
     const dbBefore = await databaseCpu(db);
+    const storedBefore = await chunkTableBytes(db);
     const { taskId } = await call<{ taskId: number }>(api, 'POST', '/sdtask/process', { displayName, context: { url }, ...(workspaceId ? { workspaceId } : {}) });
     const deadline = Date.now() + 30 * 60_000;
     for (;;) {
       const { taskStatus } = await call<{ taskStatus: number }>(api, 'GET', `/sdtask/status?taskId=${taskId}`);
-      if (PROCESSING_ENDED_STATUSES.has(taskStatus) || Date.now() > deadline) return { status: taskStatus, seconds: (performance.now() - started) / 1000, cpu: (await cpuSeconds(app.pid)) - cpuBefore, dbCpu: cpuGrowth(dbBefore, await databaseCpu(db)), peakRss };
+      if (PROCESSING_ENDED_STATUSES.has(taskStatus) || Date.now() > deadline) return { status: taskStatus, seconds: (performance.now() - started) / 1000, cpu: (await cpuSeconds(app.pid)) - cpuBefore, dbCpu: cpuGrowth(dbBefore, await databaseCpu(db)), peakRss, storedBytes: (await chunkTableBytes(db)) - storedBefore };
       await new Promise((r) => setTimeout(r, 50));
     }
   } finally {
@@ -192,6 +198,8 @@ interface Row {
   /** The app's CPU seconds for the document (median run). */
   cpu: number;
   dbCpu: number;
+  /** Bytes the result added to the chunk table (median run). */
+  stored: number;
   /** The peer's CPU seconds for the same pages. */
   peerCpu: number;
   rss: number;
@@ -244,15 +252,21 @@ async function main() {
       SOURCE_URL_ALLOW_PRIVATE: 'true',
     };
     const logFile = path.join(tmpdir(), 'docproc-bench-pipeline.log');
-    app = await startDevProcess({ repoRoot, env: settings, logFile });
+    let builtRoot: string | undefined;
+    if (options.compiled) {
+      builtRoot = path.join(dir, 'built');
+      await buildTree(builtRoot);
+    }
+    app = await startDevProcess({ repoRoot, builtRoot, env: settings, logFile });
     const api: Api = { baseUrl: app.baseUrl, token: await fetchToken(app.baseUrl, credentials.clientId, credentials.clientSecret) };
     db = new pg.Client({ connectionString: infra.databaseUrl });
     await db.connect();
     const workspaces = await call<Array<{ workspaceId: number; templateType: number }>>(api, 'GET', '/sdworkspace/CurrentWorkspaces');
     const transcripts = workspaces.find((w) => w.templateType === TemplateType.Transcripts)?.workspaceId;
+    const receipts = workspaces.find((w) => w.templateType === TemplateType.Receipts)?.workspaceId;
 
     say(`pipeline benchmark: ${cores} cores, load average ${loadavg()[0]!.toFixed(1)} before the run`);
-    say(`app: src/main.ts dev (api + workers in one process, pid ${app.pid}), log in ${logFile}, Layout workspace (the demo default)`);
+    say(`app: ${builtRoot ? 'dist/main.js dev, compiled' : 'src/main.ts dev through tsx'} (api + workers in one process, pid ${app.pid}), log in ${logFile}, Layout workspace (the demo default)`);
     say('settings that differ from production:');
     say(`  database ${PIPELINE_DATABASE} (its own), DATA_DIR a temporary directory, ${redis ? 'a redis-server of its own' : `REDIS_URL ${infra.redisUrl}`}`);
     say('  SOURCE_URL_ALLOW_PRIVATE=true (sources served on loopback, so the download costs no network); status polled every 50 ms');
@@ -260,11 +274,17 @@ async function main() {
     say(`  peers run at nice +${ENGINE_NICE}, the priority of the app's engine threads and of the processes they start`);
     say(`peers: pdftotext -bbox; tesseract CLI (--dpi ${OCR_DPI}, TSV, OMP_THREAD_LIMIT=1, ${cores} processes at a time) on the page images; ${ocrmypdf ? `ocrmypdf (--jobs ${cores})` : 'ocrmypdf not installed'}; pocketsphinx_continuous on the 16 kHz WAV`);
 
-    // Warm-up: the engine thread loads its modules and V8 optimises the page work only after some pages.
-    for (const [name, label] of [['warm.pdf', '20 text pages'], ['warm-scan.pdf', '1 scanned page']] as const) {
-      const warm = await endToEnd(api, app, db, files.url(name), 'pipeline warm-up');
+    // Memory at each stage: resident now (VmRSS) and the peak so far (VmHWM), engine threads included.
+    const memory: Array<{ stage: string; rss: number; peak: number }> = [];
+    const noteMemory = async (stage: string) => memory.push({ stage, rss: await statusBytes(app!.pid, 'VmRSS'), peak: await app!.peakRssBytes() });
+    await noteMemory('idle (started, no task yet)');
+    // Warm-up, before the text and before the scanned rows: the engine thread loads what the pages
+    // need on first use, and V8 optimises the page work only after some pages.
+    const warmUp = async (name: string, label: string) => {
+      const warm = await endToEnd(api, app!, db!, files.url(name), 'pipeline warm-up');
       say(`warm-up (${label}): ${nameOf(TaskStatus, warm.status)} in ${warm.seconds.toFixed(2)} s`);
-    }
+    };
+    await warmUp('warm.pdf', '20 text pages');
 
     const rows: Row[] = [];
     for (const pages of options.textPages) {
@@ -276,8 +296,10 @@ async function main() {
         peers.push(await timedPeer(() => peer('pdftotext', ['-bbox', file, '-'])));
       }
       const last = ours.at(-1)!;
-      rows.push({ what: 'text PDF, Layout', pages: String(pages), ours: median(ours.map((o) => o.seconds)), peer: median(peers.map((p) => p.seconds)), peerCpu: median(peers.map((p) => p.cpu)), peerName: 'pdftotext', unit: pages, cpu: median(ours.map((o) => o.cpu)), dbCpu: median(ours.map((o) => o.dbCpu)), rss: Math.max(...ours.map((o) => o.peakRss)), status: last.status });
+      rows.push({ what: 'text PDF, Layout', pages: String(pages), ours: median(ours.map((o) => o.seconds)), peer: median(peers.map((p) => p.seconds)), peerCpu: median(peers.map((p) => p.cpu)), peerName: 'pdftotext', unit: pages, cpu: median(ours.map((o) => o.cpu)), dbCpu: median(ours.map((o) => o.dbCpu)), stored: median(ours.map((o) => o.storedBytes)), rss: Math.max(...ours.map((o) => o.peakRss)), status: last.status });
     }
+    await noteMemory('after the text PDFs');
+    await warmUp('warm-scan.pdf', '1 scanned page');
     for (const pages of options.scannedPages) {
       const file = path.join(dir, `scanned-${pages}.pdf`);
       const images = Array.from({ length: pages }, (_, p) => scanFiles[p % scanFiles.length]!);
@@ -287,11 +309,17 @@ async function main() {
         ours.push(await endToEnd(api, app, db, files.url(`scanned-${pages}.pdf`), `scanned ${pages}`));
         peers.push(await timedPeer(() => inParallel(images, cores, (image) => peer('tesseract', [image, 'stdout', '--dpi', String(OCR_DPI), 'tsv'], SINGLE_THREADED))));
       }
-      rows.push({ what: 'scanned PDF, Layout', pages: String(pages), ours: median(ours.map((o) => o.seconds)), peer: median(peers.map((p) => p.seconds)), peerCpu: median(peers.map((p) => p.cpu)), peerName: 'tesseract', unit: pages, cpu: median(ours.map((o) => o.cpu)), dbCpu: median(ours.map((o) => o.dbCpu)), rss: Math.max(...ours.map((o) => o.peakRss)), status: ours.at(-1)!.status });
+      rows.push({ what: 'scanned PDF, Layout', pages: String(pages), ours: median(ours.map((o) => o.seconds)), peer: median(peers.map((p) => p.seconds)), peerCpu: median(peers.map((p) => p.cpu)), peerName: 'tesseract', unit: pages, cpu: median(ours.map((o) => o.cpu)), dbCpu: median(ours.map((o) => o.dbCpu)), stored: median(ours.map((o) => o.storedBytes)), rss: Math.max(...ours.map((o) => o.peakRss)), status: ours.at(-1)!.status });
       if (ocrmypdf) {
         const { seconds, cpu: peerCpu } = await timedPeer(() => peer('ocrmypdf', ['--force-ocr', '--jobs', String(cores), '--image-dpi', String(OCR_DPI), '--output-type', 'pdf', file, path.join(dir, 'ocrmypdf.pdf')]));
-        rows.push({ what: 'scanned PDF, Layout', pages: String(pages), ours: rows.at(-1)!.ours, peer: seconds, peerCpu, peerName: 'ocrmypdf', unit: pages, cpu: rows.at(-1)!.cpu, dbCpu: rows.at(-1)!.dbCpu, rss: Number.NaN, status: ours.at(-1)!.status });
+        rows.push({ what: 'scanned PDF, Layout', pages: String(pages), ours: rows.at(-1)!.ours, peer: seconds, peerCpu, peerName: 'ocrmypdf', unit: pages, cpu: rows.at(-1)!.cpu, dbCpu: rows.at(-1)!.dbCpu, stored: rows.at(-1)!.stored, rss: Number.NaN, status: ours.at(-1)!.status });
       }
+    }
+    await noteMemory('after the scanned PDFs');
+    if (receipts) {
+      const receipt = await endToEnd(api, app, db, files.url('warm-scan.pdf'), 'receipt', receipts);
+      say(`receipt (1 scanned page, Receipts workspace): ${nameOf(TaskStatus, receipt.status)} in ${receipt.seconds.toFixed(2)} s`);
+      await noteMemory('after a receipt');
     }
     if (options.audio && transcripts) {
       const ours = await endToEnd(api, app, db, files.url('speech.flac'), 'speech', transcripts);
@@ -299,7 +327,7 @@ async function main() {
       const raw = await timedPeer(() =>
         peer('pocketsphinx_continuous', ['-infile', audioWav, '-time', 'yes', '-hmm', `${model}/en-us`, '-lm', `${model}/en-us.lm.bin`, '-dict', `${model}/cmudict-en-us.dict`]),
       );
-      rows.push({ what: 'audio, Transcripts', pages: '54 s', ours: ours.seconds, peer: raw.seconds, peerCpu: raw.cpu, peerName: 'pocketsphinx', unit: 1, cpu: ours.cpu, dbCpu: ours.dbCpu, rss: ours.peakRss, status: ours.status, note: 'ours includes the FLAC to WAV conversion' });
+      rows.push({ what: 'audio, Transcripts', pages: '54 s', ours: ours.seconds, peer: raw.seconds, peerCpu: raw.cpu, peerName: 'pocketsphinx', unit: 1, cpu: ours.cpu, dbCpu: ours.dbCpu, stored: ours.storedBytes, rss: ours.peakRss, status: ours.status, note: 'ours includes the FLAC to WAV conversion' });
     }
 
     say();
@@ -334,6 +362,7 @@ async function main() {
       const cpuPerPage = textBiggest.cpu / textBiggest.unit;
       const dbPerPage = textBiggest.dbCpu / textBiggest.unit;
       say(`  CPU per text page: app ${(cpuPerPage * 1000).toFixed(1)} ms (every thread) + Postgres ${(dbPerPage * 1000).toFixed(1)} ms, against pdftotext's ${((textBiggest.peerCpu * 1000) / textBiggest.unit).toFixed(1)} ms; ${cores} idle cores would give at most ${(cores / (cpuPerPage + dbPerPage)).toFixed(0)} pages/s`);
+      say(`  stored per text page: ${(textBiggest.stored / textBiggest.unit / 1024).toFixed(0)} KB in the chunk table (TOAST and indexes included)`);
     }
     if (text200) say(`200-page text PDF in ToReview: ${text200.ours.toFixed(1)} s (goal < ${GOAL_200_PAGES_SECONDS} s): ${text200.ours < GOAL_200_PAGES_SECONDS && text200.status === TaskStatus.ToReview ? 'met' : 'MISSED'}`);
     for (const row of rows.filter((r) => r.peerName === 'tesseract')) {
@@ -341,6 +370,8 @@ async function main() {
       say(`scanned ${row.pages} pages vs raw tesseract: ${ratio.toFixed(2)}x the time (goal <= ${GOAL_SCAN_RATIO}x): ${ratio <= GOAL_SCAN_RATIO ? 'met' : 'MISSED'}; ${(row.cpu / row.peerCpu).toFixed(2)}x its CPU`);
     }
     say(`peak RSS of the app over the whole run: ${mb(await app.peakRssBytes())} (VmHWM, engine threads included; tesseract and pdftoppm children not)`);
+    say(`memory (RSS then / peak so far; goals: <= ${GOAL_IDLE_MB} MB idle, <= ${GOAL_BUSY_MB} MB busy):`);
+    for (const { stage, rss, peak } of memory) say(`  ${stage.padEnd(30)} ${mb(rss).padStart(8)} / ${mb(peak).padStart(8)}`);
     const lockLines = await lockLossLines(logFile);
     say(`job locks lost (log lines): ${lockLines.length}`);
     say(`load average after the run: ${loadavg()[0]!.toFixed(1)}`);

@@ -194,3 +194,17 @@ describe('the migrated database serves every model', () => {
     expect(await prisma.task.count({ where: { tenantId: tenant.id } })).toBe(0);
   });
 });
+
+describe('chunk storage', () => {
+  it('compresses the chunks entities with lz4 on a server that has it, and keeps the default where it has not', async () => {
+    const lz4 = await db
+      .query('CREATE TEMP TABLE lz4_probe (x text COMPRESSION lz4)')
+      .then(() => db.query('DROP TABLE lz4_probe').then(() => true))
+      .catch(() => false);
+    const { rows } = await db.query<{ attcompression: string }>(
+      `SELECT attcompression FROM pg_attribute WHERE attrelid = '"DocumentChunk"'::regclass AND attname = 'entities'`,
+    );
+    // 'l': lz4; '' : the server's default_toast_compression (pglz as shipped).
+    expect(rows[0]!.attcompression).toBe(lz4 ? 'l' : '');
+  });
+});

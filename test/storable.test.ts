@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storable, storableText } from '../src/db/storable.js';
+import { storable, storableJson, storableText } from '../src/db/storable.js';
 import { createTestContext, type TestContext } from './support/context.js';
 
 /**
@@ -52,5 +52,22 @@ describe('storable text', () => {
     const when = new Date();
     expect(storable({ at: when, count: { increment: 1 }, name: 'a\u0000' })).toEqual({ at: when, count: { increment: 1 }, name: 'a\uFFFD' });
     expect(storable({ at: when }).at).toBe(when);
+  });
+
+  it('made on the JSON text, is the JSON of the storable value (the same value, keys in any order)', () => {
+    // Keys: the names of the result's fields, two of them unstorable (no two that become one key).
+    const anyValue = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, anyText, fc.double(), fc.boolean(), fc.constant(null), fc.array(tie('value'), { maxLength: 4 }), fc.dictionary(fc.constantFrom('content', 'spans', 'k\u0000', 'k\ud800'), tie('value'), { maxKeys: 4 })),
+    })).value;
+    fc.assert(
+      fc.property(anyValue, (value) => {
+        expect(JSON.parse(storableJson(value))).toEqual(JSON.parse(JSON.stringify(storable(value))));
+      }),
+      { numRuns: 2000 },
+    );
+    // Backslashes in the text itself are no escapes of a control.
+    for (const text of ['\\u0000', '\\\u0000', '\\b', 'C:\\dir\\file', '\\ud800', '\u0000\\u0001\\\u0002']) {
+      expect(JSON.parse(storableJson({ text }))).toEqual(storable({ text }));
+    }
   });
 });

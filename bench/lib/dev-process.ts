@@ -45,14 +45,16 @@ async function statusField(pid: number, field: string): Promise<number> {
 
 /**
  * Starts `node --import tsx src/main.ts dev` in `repoRoot` (what `npm start` runs, without the tsx
- * CLI's wrapper process, so the pid measured is the app's) with `env` on top of this process's
- * environment, and waits until /health answers.
+ * CLI's wrapper process, so the pid measured is the app's), or with `builtRoot` (a tree of
+ * test/support/built-tree.ts) `node dist/main.js dev` there, the compiled build, with `env` on
+ * top of this process's environment, and waits until /health answers.
  */
-export async function startDevProcess(options: { repoRoot: string; env: Record<string, string>; logFile: string }): Promise<DevProcess> {
+export async function startDevProcess(options: { repoRoot: string; builtRoot?: string; env: Record<string, string>; logFile: string }): Promise<DevProcess> {
   const port = await freePort();
   const log = await open(options.logFile, 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'main.ts'), 'dev'], {
-    cwd: options.repoRoot,
+  const args = options.builtRoot ? [path.join('dist', 'main.js'), 'dev'] : ['--import', 'tsx', path.join('src', 'main.ts'), 'dev'];
+  const child = spawn(process.execPath, args, {
+    cwd: options.builtRoot ?? options.repoRoot,
     env: { ...process.env, ...options.env, HOST: '127.0.0.1', PORT: String(port) },
     stdio: ['ignore', log.fd, log.fd],
   });

@@ -7,7 +7,7 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import { workerData } from 'piscina';
-import { storable } from '../db/storable.js';
+import { storableJson } from '../db/storable.js';
 import { useBundledMediaTools } from '../engines/media-tools.js';
 import { useOcrSlots } from '../engines/ocr.js';
 import { NativeCallGate, useNativeCallGate } from '../engines/native-call-gate.js';
@@ -109,7 +109,7 @@ function chunkWriter(host: Host) {
       if (chunk.averageConfidence !== null) confidences.push(chunk.averageConfidence);
       const row: StoredChunk = { chunkNumber: count, pageNumber: chunk.pageNumber, averageConfidence: chunk.averageConfidence, entities: chunk.entities };
       // The chunk's text as Postgres can store it: the main thread passes this JSON on unparsed.
-      const json = JSON.stringify(storable(row));
+      const json = storableJson(row);
       batch.push(json);
       bytes += json.length;
       if (bytes >= CHUNK_BATCH_BYTES) await send();

@@ -215,7 +215,9 @@ function groupIntoLines(words: readonly LaidOutWord[]): LaidOutWord[][] {
     (w) => w.word.ocrLine,
   );
   const lines = [...ocrLines.values()];
-  const open: Array<{ words: LaidOutWord[]; top: number; bottom: number }> = [];
+  // Each line's tops and bottoms kept in order: its median band after every word it takes, without
+  // sorting all its words again each time (that grew with the square of a line's words).
+  const open: Array<{ words: LaidOutWord[]; tops: number[]; bottoms: number[]; top: number; bottom: number }> = [];
   const byCentre = words.filter((w) => w.word.ocrLine === undefined).sort((a, b) => centreY(a.layoutBox) - centreY(b.layoutBox));
   for (const word of byCentre) {
     let best: (typeof open)[number] | undefined;
@@ -226,9 +228,12 @@ function groupIntoLines(words: readonly LaidOutWord[]): LaidOutWord[][] {
     }
     if (best) {
       best.words.push(word);
-      best.top = median(best.words.map((w) => w.layoutBox.top));
-      best.bottom = median(best.words.map((w) => w.layoutBox.top + w.layoutBox.height));
-    } else open.push({ words: [word], top: word.layoutBox.top, bottom: word.layoutBox.top + word.layoutBox.height });
+      best.top = medianOfSorted(insertSorted(best.tops, word.layoutBox.top));
+      best.bottom = medianOfSorted(insertSorted(best.bottoms, word.layoutBox.top + word.layoutBox.height));
+    } else {
+      const [top, bottom] = [word.layoutBox.top, word.layoutBox.top + word.layoutBox.height];
+      open.push({ words: [word], tops: [top], bottoms: [bottom], top, bottom });
+    }
   }
   return [...lines, ...open.map((line) => line.words)].map((line) => line.sort((a, b) => a.layoutBox.left - b.layoutBox.left));
 }
@@ -300,7 +305,23 @@ export function mean(values: readonly number[]): number {
 }
 
 export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
+  return medianOfSorted([...values].sort((a, b) => a - b));
+}
+
+function medianOfSorted(sorted: readonly number[]): number {
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** `sorted` (ascending) with `value` put in its place. */
+function insertSorted(sorted: number[], value: number): number[] {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (sorted[middle]! <= value) low = middle + 1;
+    else high = middle;
+  }
+  sorted.splice(low, 0, value);
+  return sorted;
 }
