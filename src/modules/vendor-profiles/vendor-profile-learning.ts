@@ -10,7 +10,8 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { Box } from '../../models/page/text/geometry.js';
 import { INVOICE_FIELDS, type InvoiceField } from '../../models/fields/invoice-field-names.js';
 import type { FieldEvidence, ProfileFields } from '../../models/vendor-profiles/vendor-profile.js';
-import { learnField, learnIdentity, mergeEvidence, type LearnedIdentity, type ReviewedField, type ReviewedPage } from '../../models/vendor-profiles/vendor-profile-learn.js';
+import { impossibleFields } from '../../models/fields/impossible-values.js';
+import { learnField, learnIdentity, mergeEvidence, reviewedValue, type LearnedIdentity, type ReviewedField, type ReviewedPage } from '../../models/vendor-profiles/vendor-profile-learn.js';
 import type { ProfileLine } from '../../models/vendor-profiles/vendor-profile-text.js';
 import { vendorProfileSource, type Entity } from '../exports/document-export.schemas.js';
 import {
@@ -94,6 +95,16 @@ export function reviewedDocument(chunks: ReadonlyArray<{ chunkNumber: number; en
 }
 
 /**
+ * The reviewed document without the values a reviewer left untouched that cannot be right (a
+ * customer tax id that is the seller's, a date in 1970, amounts that do not add up): leaving a
+ * value alone confirms it only when it could be true; a value the reviewer typed is theirs.
+ */
+export function confirmable<T extends { fields: ReviewedField[] }>(document: T, now: Date): T {
+  const impossible = impossibleFields(Object.fromEntries(document.fields.map((f) => [f.field, reviewedValue(f)])), now);
+  return { ...document, fields: document.fields.filter((f) => f.corrected || !impossible.has(f.field)) };
+}
+
+/**
  * Records what the completed review of an invoice or receipt task confirmed and corrected in the
  * profile of its vendor: the one its document was read with, unless the reviewer's corrections
  * show another vendor; else the one with its tax number, IBAN or name; else a new one.
@@ -102,7 +113,7 @@ export async function learnFromReview(tx: Db, task: ReviewedTask, now: Date): Pr
   const workspace = await findWorkspaceTemplate(tx, task.tenantId, task.workspaceId);
   if (!workspace || !LEARNING_TEMPLATES.has(workspace.templateType)) return;
   const chunks = await chunksWithFields(tx, task.tenantId, task.taskId, task.restartCount, MAX_LEARNED_PAGES);
-  const { pages, fields } = reviewedDocument(chunks);
+  const { pages, fields } = confirmable(reviewedDocument(chunks), now);
   if (fields.length === 0) return;
   const identity = learnIdentity(pages, fields);
   if (!identity.nameKey && identity.taxIds.length === 0 && identity.ibans.length === 0) return;
