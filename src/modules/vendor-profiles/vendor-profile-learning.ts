@@ -70,7 +70,9 @@ export function reviewedDocument(chunks: ReadonlyArray<{ chunkNumber: number; en
     if (!Array.isArray(chunk.entities)) continue;
     const entities = chunk.entities as Entity[];
     const lines = entities.filter((e) => e?.type === 'Line' && Array.isArray(e.keyValues)).flatMap((e) => lineOf(e) ?? []);
-    pages.push({ chunk: chunk.chunkNumber, lines });
+    // Item tables: a value recurring in an item row (a discount's base, a service period) is not the field's.
+    const itemAreas = entities.filter((e) => e?.type === 'Table' && e.category === 'LineItems' && e.table?.boundingBox).map((e) => boxOf(e.table!));
+    pages.push({ chunk: chunk.chunkNumber, lines, itemAreas });
     for (const entity of entities) {
       if (entity?.type !== 'Field' || !FIELD_NAMES.has(entity.category) || fields.some((f) => f.field === entity.category)) continue;
       const value = entity.keyValues?.[0];
@@ -87,6 +89,7 @@ export function reviewedDocument(chunks: ReadonlyArray<{ chunkNumber: number; en
         corrected: Boolean(entity.editedOn) || Boolean(entity.addedOn),
         spans: value.spans ?? [],
         box: value.boundingBox ? boxOf(value) : null,
+        placed: entity.placedByReviewer === true,
         ...(source.success ? { source: source.data } : {}),
       });
     }
