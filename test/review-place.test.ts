@@ -93,7 +93,7 @@ async function reviewSubtotal(place?: unknown) {
   const profiles = await ctx.app.inject({ method: 'GET', url: `${EXTERNAL}/vendorprofiles/workspaces/${org.workspaceId}`, headers: org.t.headers });
   expect(profiles.statusCode, profiles.body).toBe(200);
   const learned = profiles.json().items[0].fields.find((f: { field: string }) => f.field === 'SubTotal');
-  return { org, task, subtotal, learned, detection };
+  return { org, task, subtotal, learned, detection, profileId: profiles.json().items[0].profileId as number };
 }
 
 describe('a value printed twice, filled in by the reviewer', () => {
@@ -146,5 +146,26 @@ describe('a value printed twice, filled in by the reviewer', () => {
     const ibans = (added.json().chunks[0].entities as Entity[]).filter((e) => e.category === 'IBAN');
     expect(ibans).toHaveLength(1);
     expect(ibans[0]).toMatchObject({ placedByReviewer: true, notDetected: false, addedOn: expect.any(String), keyValues: [{ boundingBox: { left: 10, top: 10 } }] });
+  });
+});
+
+describe('the profile routes, per field', () => {
+  it('show where a value and its label were learned, and forget one field alone', async () => {
+    const { org, learned, profileId } = await reviewSubtotal();
+    // The subtotal's column on the right, in the middle of the text frame; its label to its left.
+    expect(learned.page).toBe(1);
+    expect(learned.region.left).toBeGreaterThan(0.5);
+    expect(learned.labelRegion.left).toBeLessThan(learned.region.left);
+    const url = `${EXTERNAL}/vendorprofiles/${profileId}`;
+    const before = (await ctx.app.inject({ method: 'GET', url, headers: org.t.headers })).json();
+    expect(before.fields.map((f: { field: string }) => f.field)).toContain('InvoiceId');
+
+    const deleted = await ctx.app.inject({ method: 'DELETE', url: `${url}/fields/SubTotal`, headers: org.t.headers });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    const after = (await ctx.app.inject({ method: 'GET', url, headers: org.t.headers })).json();
+    expect(after.fields.map((f: { field: string }) => f.field).sort()).toEqual(before.fields.map((f: { field: string }) => f.field).filter((f: string) => f !== 'SubTotal').sort());
+    expectProblem(await ctx.app.inject({ method: 'DELETE', url: `${url}/fields/SubTotal`, headers: org.t.headers }), 404);
+    expectProblem(await ctx.app.inject({ method: 'DELETE', url: `${url}/fields/Nonsense`, headers: org.t.headers }), 400);
+    expectProblem(await ctx.app.inject({ method: 'DELETE', url: `${EXTERNAL}/vendorprofiles/2147483000/fields/SubTotal`, headers: org.t.headers }), 404);
   });
 });

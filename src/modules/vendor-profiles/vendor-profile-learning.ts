@@ -186,7 +186,8 @@ function latestFirst(latest: readonly string[], earlier: readonly string[] = [])
   return [...new Set([...latest, ...earlier])].slice(0, MAX_NUMBERS);
 }
 
-function meanWeight(fields: ProfileFields): number {
+/** A profile's weight: the mean of its fields' (1 with none). */
+export function meanWeight(fields: ProfileFields): number {
   const weights = (Object.values(fields) as FieldEvidence[]).map((f) => f.weight);
   return weights.length ? Math.round((weights.reduce((a, b) => a + b, 0) / weights.length) * 1000) / 1000 : 1;
 }
