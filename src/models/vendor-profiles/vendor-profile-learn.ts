@@ -96,9 +96,9 @@ function formatOf(kind: ValueKind, content: string, value: string): Pick<FieldEv
  * Where the value is printed. Where the reviewer pointed, when they did: the value's occurrence in
  * that box, else the words in it. A confirmed value is where the service located it; a corrected
  * one is looked for on the page (the service's place was wrong, or its reading was): of its
- * occurrences outside item rows (a subtotal's figure recurs in a discount line, a date in an item's
- * service period), one printed as read, then one a label of its own field announces, then one any
- * label announces, the nearest to the service's place.
+ * occurrences, one outside the item table (a subtotal's figure recurs in a discount line, a date in
+ * an item's service period), then one printed as typed, then one a label of its own field
+ * announces, then one any label announces, the nearest to the service's place.
  */
 function locate(page: ReviewedPage, field: ReviewedField, kind: ValueKind, value: string): LineRange | undefined {
   const { lines } = page;
@@ -117,20 +117,19 @@ function locate(page: ReviewedPage, field: ReviewedField, kind: ValueKind, value
     const located = lineRangeOfSpan(lines, field.spans[0]);
     if (located) return located;
   }
-  const items = page.itemAreas ?? [];
-  const found = findValue(lines, kind, value, field.content).filter((range) => {
-    const box = boxOf(range);
-    return !box || !items.some((area) => contains(area, box));
-  });
+  const found = findValue(lines, kind, value, field.content);
   if (found.length === 0) return undefined;
+  const items = page.itemAreas ?? [];
   const target = field.box && field.box.width > 0 ? field.box : undefined;
   const scored = found.map((range) => {
     const box = boxOf(range);
     const label = box && labelAnchor(lines, range, box, frame);
     const distance = box && target ? Math.hypot(box.left - target.left, box.top - target.top) : 0;
-    return { range, own: label && namesField(field.field, label.text) ? 1 : 0, labelled: label ? 1 : 0, distance, exact: range.exact ? 1 : 0 };
+    // An item table's area may take in the totals under it: a value only it holds is still the field's.
+    const outside = !box || !items.some((area) => contains(area, box)) ? 1 : 0;
+    return { range, outside, own: label && namesField(field.field, label.text) ? 1 : 0, labelled: label ? 1 : 0, distance, exact: range.exact ? 1 : 0 };
   });
-  scored.sort((a, b) => b.exact - a.exact || b.own - a.own || b.labelled - a.labelled || a.distance - b.distance);
+  scored.sort((a, b) => b.outside - a.outside || b.exact - a.exact || b.own - a.own || b.labelled - a.labelled || a.distance - b.distance);
   return scored[0]!.range;
 }
 
