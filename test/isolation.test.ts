@@ -285,6 +285,9 @@ const cases: Record<string, IsolationCase> = {
   'GET /api/v1.0/external/vendorprofiles/workspaces/:workspaceId': { calls: (t) => [get(`${EXTERNAL}/vendorprofiles/workspaces/${t.workspaceId}`)] },
   'GET /api/v1.0/external/vendorprofiles/:profileId': { calls: (t) => [get(`${EXTERNAL}/vendorprofiles/${t.vendorProfileId}`)] },
   'DELETE /api/v1.0/external/vendorprofiles/:profileId': { calls: (t) => [send('DELETE', `${EXTERNAL}/vendorprofiles/${t.vendorProfileId}`, undefined)] },
+  'DELETE /api/v1.0/external/vendorprofiles/:profileId/fields/:field': {
+    calls: (t) => [send('DELETE', `${EXTERNAL}/vendorprofiles/${t.vendorProfileId}/fields/InvoiceId`, undefined)],
+  },
 
   // Uploads (TUS).
   'POST /files': {

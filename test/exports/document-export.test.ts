@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXTERNAL_PREFIX } from '../../src/app.js';
 import { TaskStatus, TemplateType } from '../../src/domain/enums.js';
 import type { Prisma } from '../../src/generated/prisma/client.js';
+import { invoicesUniversalModel } from '../../src/models/invoice/invoice.js';
 import { layoutModel } from '../../src/models/page/layout.js';
 import {
   documentExportResponse,
@@ -239,5 +240,27 @@ describe('document export', () => {
     }
     const body = documentExportResponse.parse((await get(t, `/${original.id}`)).json());
     expect(body.chunks.map((c) => c.entities[0]!.keyValues[0]!.content)).toEqual(['part one', 'part two']);
+  });
+});
+
+describe('an invoice lacking some fields', () => {
+  it('exports a notDetected entity for each expected field the model did not find, in both forms', async () => {
+    const t = await createTestTenant(ctx);
+    const pdf = path.join(scratch, `invoice-${randomUUID()}.pdf`);
+    // No due date, no IBAN, no customer.
+    const lines = ['Northwind Supplies Ltd', 'VAT GB123456789', 'Invoice No: INV-2026-0042', 'Invoice date: 12/03/2026', 'Subtotal 100.00 EUR', 'VAT 20% 20.00 EUR', 'Total 120.00 EUR'];
+    await writeFile(pdf, await textPdf([lines.map((text, i) => ({ text, x: 50, y: 60 + 18 * i }))]));
+    const [chunk] = documentResult(await invoicesUniversalModel(await modelInput(pdf, 'pdf', [1]))).chunks;
+    const task = await insertTask(ctx.prisma, t, { totalPages: 1 });
+    await ctx.prisma.documentChunk.create({
+      data: { taskId: task.id, chunkNumber: 1, pageNumber: 1, averageConfidence: chunk!.averageConfidence, entities: chunk!.entities as Prisma.InputJsonValue },
+    });
+    const body = documentExportResponse.parse((await get(t, `/${task.id}`)).json());
+    const slots = body.chunks[0]!.entities.filter((e) => e.notDetected).map((e) => e.category);
+    expect(slots).toEqual(expect.arrayContaining(['DueDate', 'IBAN', 'CustomerName']));
+    expect(slots).not.toContain('InvoiceTotal');
+    const simplified = await get(t, `/${task.id}/simplified`);
+    expect(simplified.statusCode, simplified.body).toBe(200);
+    expect(JSON.stringify(simplified.json())).toContain('DueDate');
   });
 });

@@ -132,7 +132,10 @@ export async function createTenantObjects(ctx: TestContext): Promise<TenantObjec
     taxIds: [`XX${tag}`],
     ibans: [],
     fingerprint: [],
-    fields: {},
+    // One field, so that forgetting a field of this profile would show in a snapshot.
+    fields: {
+      InvoiceId: { kind: 'identifier', value: `INV-${tag}`, content: `INV-${tag}`, chunk: 1, lastPage: true, corrected: false, taskId: documentTask.id, learnedOn: new Date(0).toISOString(), confirmations: 1, corrections: 0, weight: 1 },
+    },
     reviewCount: 1,
     lastTaskId: documentTask.id,
   });

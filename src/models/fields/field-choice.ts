@@ -1,7 +1,7 @@
 /**
  * One value per field from the candidates of every page: the best scored, with the fields checked
  * against each other (subtotal + tax = total, cash tendered − change = total, the total as written
- * out in words, due date on or after the invoice date), and a confidence a reviewer can act on: it
+ * out in words, due date on or after the invoice date, no impossible value: impossible-values.ts), and a confidence a reviewer can act on: it
  * combines the OCR's confidence in the characters, how surely the label names the field, and the
  * cross-checks; a field that fails one is never certain.
  */
@@ -9,6 +9,7 @@ import type { PageRef } from '../page/text/entities.js';
 import type { InvoiceField } from './invoice-field-names.js';
 import { hasSmudgedWord, SURE_PAYMENT, type CandidateCategory, type FieldCandidate } from './field-candidate.js';
 import { plain } from './normalize.js';
+import { capImpossible } from './impossible-values.js';
 import type { TextRun } from '../page/text/text-lines.js';
 
 export interface PagedCandidate extends FieldCandidate {
@@ -226,6 +227,7 @@ export function chooseFields(candidates: readonly PagedCandidate[]): Map<Invoice
   const labelled = ofCategory(candidates, 'Currency')[0] ?? currencyOfTotal(candidates, chosen.get('InvoiceTotal'));
   if (labelled) set('Currency', dollarNamed(candidates, labelled), 'pass');
   else set('Currency', mostMentioned(candidates));
+  capImpossible(chosen);
   return chosen;
 }
 

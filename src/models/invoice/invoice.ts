@@ -4,7 +4,7 @@ import { findBarcodes, parseKeyValuePayload, type PageBarcode } from '../page/ba
 import { detectPerPage } from '../page/chunks.js';
 import { averageConfidence, keyValueOf, newEntity, notDetectedEntity, type PageRef } from '../page/text/entities.js';
 import { chooseFields, type ChosenField, type PagedCandidate } from '../fields/field-choice.js';
-import type { InvoiceField } from '../fields/invoice-field-names.js';
+import { INVOICE_FIELDS, type InvoiceField } from '../fields/invoice-field-names.js';
 import type { FieldCandidate } from '../fields/field-candidate.js';
 import { isInBlockOf } from '../fields/party-blocks.js';
 import { findPageCandidates } from './invoice-fields.js';
@@ -27,7 +27,7 @@ import { withInvoiceData } from '../einvoice/with-invoice-data.js';
 
 interface InvoiceKind {
   groupName: string;
-  /** Fields reported as not detected when missing, so a reviewer sees the gap. */
+  /** Fields reported as not detected when missing, so a reviewer sees the gap and fills it in where it is (every typed field the model reads). */
   expected: readonly InvoiceField[];
   /** Portuguese documents: NIF check digits, Portuguese OCR, the fiscal QR code. */
   portuguese: boolean;
@@ -268,23 +268,26 @@ function sameValue(a: string, b: string): boolean {
   return key(a) === key(b);
 }
 
+/** Invoices report every typed field but the vendor's address (read for till receipts only). */
+const INVOICE_EXPECTED: readonly InvoiceField[] = INVOICE_FIELDS.filter((f) => f !== 'VendorAddress');
+
 export const invoicesUniversalModel = invoiceModel({
   groupName: 'InvoiceFields',
-  expected: ['InvoiceId', 'InvoiceDate', 'VendorName', 'InvoiceTotal'],
+  expected: INVOICE_EXPECTED,
   portuguese: false,
   receipt: false,
 });
 
 export const invoicesPortugalModel = invoiceModel({
   groupName: 'InvoiceFields',
-  expected: ['InvoiceId', 'InvoiceDate', 'VendorName', 'VendorTaxId', 'InvoiceTotal'],
+  expected: INVOICE_EXPECTED,
   portuguese: true,
   receipt: false,
 });
 
 export const receiptsModel = invoiceModel({
   groupName: 'ReceiptFields',
-  expected: ['VendorName', 'VendorAddress', 'InvoiceDate', 'InvoiceTotal'],
+  expected: INVOICE_FIELDS,
   portuguese: false,
   receipt: true,
 });

@@ -8,6 +8,7 @@
  */
 import { chooseFields, confidenceOf, type ChosenField, type PagedCandidate } from '../fields/field-choice.js';
 import type { InvoiceField } from '../fields/invoice-field-names.js';
+import { capImpossible } from '../fields/impossible-values.js';
 import { FIELD_KINDS, VENDOR_CONSTANTS, type VendorProfileSnapshot, type VendorProfileSource } from './vendor-profile.js';
 import { isLocatable, matchVendorProfile, MIN_FIELD_WEIGHT, readProfileFields, type ProfilePage, type ProfileReading } from './vendor-profile-read.js';
 import { sameValue } from './vendor-profile-text.js';
@@ -70,7 +71,6 @@ export function chooseWithVendorProfile(
     }
   }
 
-  const amountsAddUp = addsUp(chosen);
   for (const field of new Set<InvoiceField>([...general.keys(), ...readings.keys(), ...(Object.keys(profile.fields) as InvoiceField[])])) {
     if (certified(field)) continue;
     if (AMOUNTS.includes(field)) {
@@ -87,7 +87,7 @@ export function chooseWithVendorProfile(
             : sameValue('amount', before.contentNormalized, value.contentNormalized) && sameValue('amount', readings.get(field)!.contentNormalized, value.contentNormalized)
               ? 'agreed'
               : 'disagreed';
-      chosen.set(field, { ...value, confidence: capped(value.confidence, agreement, fromProfile, amountsAddUp) });
+      chosen.set(field, { ...value, confidence: cappedConfidence(value.confidence, agreement, fromProfile) });
       sources.set(field, source(fromProfile, agreement));
       continue;
     }
@@ -98,15 +98,16 @@ export function chooseWithVendorProfile(
       const useProfile = !before || agreed || (profile.fields[field]?.weight ?? 0) >= 0.5;
       const agreement = !before ? 'profileOnly' : agreed ? 'agreed' : 'disagreed';
       if (useProfile) chosen.set(field, profiledValue(profile, field, reading, agreed));
-      chosen.set(field, { ...chosen.get(field)!, confidence: capped(chosen.get(field)!.confidence, agreement, useProfile, useProfile && reading.byValue && reading.exact) });
+      chosen.set(field, { ...chosen.get(field)!, confidence: cappedConfidence(chosen.get(field)!.confidence, agreement, useProfile) });
       sources.set(field, source(useProfile, agreement));
     } else if (before) {
       const agreement = expects(field) ? 'profileMissed' : 'modelOnly';
-      chosen.set(field, { ...before, confidence: capped(before.confidence, agreement, false, false) });
+      chosen.set(field, { ...before, confidence: cappedConfidence(before.confidence, agreement, false) });
       sources.set(field, source(false, agreement));
     }
   }
   checkDates(chosen);
+  capImpossible(chosen);
   return { chosen, sources };
 }
 
@@ -144,19 +145,16 @@ function profiledValue(profile: VendorProfileSnapshot, field: InvoiceField, read
   };
 }
 
-/** A confidence that reflects disagreement: a value the readings disagree on, or one the profile missed, is never near certain. */
-function capped(confidence: number, agreement: VendorProfileSource['agreement'], fromProfile: boolean, checked: boolean): number {
-  if (agreement === 'disagreed' && !checked) return Math.min(confidence, fromProfile ? DISAGREED_PROFILE_CAP : DISAGREED_MODEL_CAP);
-  if (agreement === 'profileMissed' && !checked) return Math.min(confidence, MISSED_CAP);
+/**
+ * A confidence that reflects disagreement: a value the readings disagree on, or one the profile
+ * missed, is never near certain, whatever check it passed (amounts adding up, the vendor's own value
+ * found as printed): two readings that disagree mean one of them is wrong, and a check can pass on
+ * the wrong one (a subtotal and tax of another line that happen to add up).
+ */
+export function cappedConfidence(confidence: number, agreement: VendorProfileSource['agreement'], fromProfile: boolean): number {
+  if (agreement === 'disagreed') return Math.min(confidence, fromProfile ? DISAGREED_PROFILE_CAP : DISAGREED_MODEL_CAP);
+  if (agreement === 'profileMissed') return Math.min(confidence, MISSED_CAP);
   return confidence;
-}
-
-const cents = (value: string) => Math.round(Number(value) * 100);
-
-/** Subtotal + tax = total (to the cent): the document's own check of its amounts. */
-function addsUp(chosen: ReadonlyMap<InvoiceField, ChosenField>): boolean {
-  const [s, t, g] = AMOUNTS.map((f) => chosen.get(f));
-  return s !== undefined && t !== undefined && g !== undefined && Math.abs(cents(s.contentNormalized) + cents(t.contentNormalized) - cents(g.contentNormalized)) <= 1;
 }
 
 /** A due date before the invoice date fails both. */

@@ -9,6 +9,7 @@ import type { Span } from '../../modules/exports/document-export.schemas.js';
 import type { Box } from '../page/text/geometry.js';
 import type { InvoiceField } from '../fields/invoice-field-names.js';
 import { findDates, plain } from '../fields/normalize.js';
+import { INVOICE_LABELS, type LabelCategory } from '../fields/invoice-labels.js';
 import {
   FIELD_KINDS,
   headerFingerprint,
@@ -20,10 +21,11 @@ import {
 } from './vendor-profile.js';
 import { findValue, frameOf, labelMeasure, rangeBox, shapeOf, toRegion, type LineRange, type ProfileLine, type ValueKind } from './vendor-profile-text.js';
 
-/** One page of the reviewed result: its chunk number and its lines. */
+/** One page of the reviewed result: its chunk number, its lines, and the boxes of its item tables (no field is learned inside an item row). */
 export interface ReviewedPage {
   chunk: number;
   lines: ProfileLine[];
+  itemAreas?: Box[];
 }
 
 /** A typed field as the review left it. */
@@ -37,6 +39,8 @@ export interface ReviewedField {
   /** Where the service had located the value (before any correction). */
   spans: Span[];
   box: Box | null;
+  /** The reviewer pointed at where the value is printed: `box` and `spans` are that place. */
+  placed?: boolean;
   /** How the service had read it, when a vendor profile was used. */
   source?: VendorProfileSource;
 }
@@ -67,7 +71,7 @@ export function learnField(pages: readonly ReviewedPage[], field: ReviewedField,
     learnedOn: learnedOn.toISOString(),
   };
   if (!page) return base;
-  const range = locate(page.lines, field, kind, value);
+  const range = locate(page, field, kind, value);
   if (!range) return base;
   const line = page.lines[range.line]!;
   const box = rangeBox(line, range.start, range.end);
@@ -89,27 +93,70 @@ function formatOf(kind: ValueKind, content: string, value: string): Pick<FieldEv
 }
 
 /**
- * Where the value is printed. A confirmed value is where the service located it; a corrected one
- * is looked for on the page (the service's place was wrong, or its reading was): of its
- * occurrences, one a label announces, the nearest to the service's place.
+ * Where the value is printed. Where the reviewer pointed, when they did: the value's occurrence in
+ * that box, else the words in it. A confirmed value is where the service located it; a corrected
+ * one is looked for on the page (the service's place was wrong, or its reading was): of its
+ * occurrences, one outside the item table (a subtotal's figure recurs in a discount line, a date in
+ * an item's service period), then one printed as typed, then one a label of its own field
+ * announces, then one any label announces, the nearest to the service's place.
  */
-function locate(lines: readonly ProfileLine[], field: ReviewedField, kind: ValueKind, value: string): LineRange | undefined {
+function locate(page: ReviewedPage, field: ReviewedField, kind: ValueKind, value: string): LineRange | undefined {
+  const { lines } = page;
+  const frame = frameOf(lines);
+  const boxOf = (range: LineRange) => rangeBox(lines[range.line]!, range.start, range.end);
+  if (field.placed && field.box) {
+    const place = field.box;
+    const inPlace = findValue(lines, kind, value, field.content).filter((range) => {
+      const box = boxOf(range);
+      return box !== undefined && contains(place, box);
+    });
+    inPlace.sort((a, b) => Number(b.exact) - Number(a.exact));
+    return inPlace[0] ?? lineRangeOfSpan(lines, field.spans[0]);
+  }
   if (!field.corrected) {
     const located = lineRangeOfSpan(lines, field.spans[0]);
     if (located) return located;
   }
   const found = findValue(lines, kind, value, field.content);
   if (found.length === 0) return undefined;
-  const frame = frameOf(lines);
+  const items = page.itemAreas ?? [];
   const target = field.box && field.box.width > 0 ? field.box : undefined;
   const scored = found.map((range) => {
-    const box = rangeBox(lines[range.line]!, range.start, range.end);
-    const labelled = box && labelAnchor(lines, range, box, frame) ? 1 : 0;
+    const box = boxOf(range);
+    const label = box && labelAnchor(lines, range, box, frame);
     const distance = box && target ? Math.hypot(box.left - target.left, box.top - target.top) : 0;
-    return { range, labelled, distance, exact: range.exact ? 1 : 0 };
+    // An item table's area may take in the totals under it: a value only it holds is still the field's.
+    const outside = !box || !items.some((area) => contains(area, box)) ? 1 : 0;
+    return { range, outside, own: label && namesField(field.field, label.text) ? 1 : 0, labelled: label ? 1 : 0, distance, exact: range.exact ? 1 : 0 };
   });
-  scored.sort((a, b) => b.exact - a.exact || b.labelled - a.labelled || a.distance - b.distance);
+  scored.sort((a, b) => b.outside - a.outside || b.exact - a.exact || b.own - a.own || b.labelled - a.labelled || a.distance - b.distance);
   return scored[0]!.range;
+}
+
+/** The centre of `inner` lies in `outer`. */
+function contains(outer: Box, inner: Box): boolean {
+  const x = inner.left + inner.width / 2;
+  const y = inner.top + inner.height / 2;
+  return x >= outer.left && x <= outer.left + outer.width && y >= outer.top && y <= outer.top + outer.height;
+}
+
+/** The label categories that may announce each field (a tax number's owner is told by its place, a total tax by its tax lines). */
+const LABEL_CATEGORIES: Partial<Record<InvoiceField, readonly LabelCategory[]>> = {
+  VendorTaxId: ['VendorTaxId', 'TaxId'],
+  CustomerTaxId: ['CustomerTaxId', 'TaxId'],
+  TotalTax: ['TotalTax', 'TaxLine'],
+};
+const fieldLabels = new Map<InvoiceField, RegExp[]>();
+
+/** A label of the field's own vocabulary (invoice-labels.ts): "Sous-total" for a subtotal, not "5,00% sur". */
+function namesField(field: InvoiceField, label: string): boolean {
+  if (!fieldLabels.has(field)) {
+    const categories = LABEL_CATEGORIES[field] ?? [field];
+    const sources = INVOICE_LABELS.filter((d) => categories.includes(d.category) || (d.orAs !== undefined && categories.includes(d.orAs))).map((d) => d.source);
+    fieldLabels.set(field, sources.map((source) => new RegExp(`(?:^|[^\\p{L}\\p{N}])(?:${source})(?![\\p{L}])`, 'u')));
+  }
+  const text = plain(label);
+  return fieldLabels.get(field)!.some((pattern) => pattern.test(text));
 }
 
 function lineRangeOfSpan(lines: readonly ProfileLine[], span: Span | undefined): LineRange | undefined {

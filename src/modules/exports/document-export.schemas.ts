@@ -198,6 +198,10 @@ export const entity = z
     confidence: z.number(),
     vendorProfile: vendorProfileSource.optional().describe('Extension: invoice and receipt fields of a document whose vendor matched a vendor profile'),
     documentData: documentDataSource.optional().describe("Extension: invoice fields read from the document's own data (e-invoices), and warnings about that data"),
+    placedByReviewer: z
+      .boolean()
+      .optional()
+      .describe("Extension: the reviewer pointed at where the value is printed (its keyValue's boundingBox and spans are that place); vendor profiles learn it"),
   })
   .meta({ id: 'ExportEntity' });
 export type Entity = z.infer<typeof entity>;

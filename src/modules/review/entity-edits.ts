@@ -2,12 +2,46 @@ import { invalidField } from '../../http/problem.js';
 import { newEntity } from '../../models/page/text/entities.js';
 import { geometryOf } from '../../models/page/text/geometry.js';
 import { normalizeValue } from '../../models/fields/normalize.js';
-import type { Entity, KeyValue } from '../exports/document-export.schemas.js';
-import type { FieldAddition, KeyValueEdit } from './review.schemas.js';
+import type { Entity, KeyValue, Span } from '../exports/document-export.schemas.js';
+import type { FieldAddition, KeyValueEdit, ValuePlace } from './review.schemas.js';
 
 export interface Edit {
   userId: number;
   at: Date;
+}
+
+/** The page a chunk shows. */
+export interface ChunkPage {
+  pageNumber: number;
+  chunkNumber: number;
+}
+
+/**
+ * The spans of the page's words inside the box the reviewer pointed at (a word is inside when its
+ * centre is), one span per line from its first such word to its last: the page text the value is.
+ */
+function spansInside(entities: readonly Entity[], box: ValuePlace['box']): Span[] {
+  const inside = (b: { left: number; top: number; width: number; height: number }) => {
+    const x = b.left + b.width / 2;
+    const y = b.top + b.height / 2;
+    return x >= box.left && x <= box.left + box.width && y >= box.top && y <= box.top + box.height;
+  };
+  const spans: Span[] = [];
+  for (const line of entities) {
+    if (line.type !== 'Line') continue;
+    const words = line.keyValues.slice(1).filter((w) => w.spans[0] && inside(w.boundingBox));
+    if (words.length === 0) continue;
+    const start = Math.min(...words.map((w) => w.spans[0]!.offset));
+    const end = Math.max(...words.map((w) => w.spans[0]!.offset + w.spans[0]!.length));
+    spans.push({ offset: start, length: end - start });
+  }
+  return spans.sort((a, b) => a.offset - b.offset);
+}
+
+/** A value moved to where the reviewer pointed: that box, and the spans of the words in it. */
+function placed(keyValue: KeyValue, place: ValuePlace, entities: readonly Entity[], page: ChunkPage, field: string): KeyValue {
+  if (place.pageNumber !== page.pageNumber) throw invalidField(`${field}.place.pageNumber`, `chunk ${page.chunkNumber} shows page ${page.pageNumber}`);
+  return { ...keyValue, ...geometryOf(place.box, keyValue.confidence, spansInside(entities, place.box)), pageNumber: place.pageNumber };
 }
 
 function editedKeyValue(keyValue: KeyValue, edit: KeyValueEdit): KeyValue {
@@ -39,7 +73,7 @@ function missingValue(entity: Entity): KeyValue | undefined {
  * values change records the reviewer (editedBy, editedOn, and viewerEditedOn: a user's edit, not
  * an API client's, so editedByExternal is cleared). `field` names the edits in error messages.
  */
-export function applyKeyValueEdits(entities: readonly Entity[], edits: readonly KeyValueEdit[], by: Edit, field: string): Entity[] | null {
+export function applyKeyValueEdits(entities: readonly Entity[], edits: readonly KeyValueEdit[], page: ChunkPage, by: Edit, field: string): Entity[] | null {
   const result = [...entities];
   const at = by.at.toISOString();
   let changed = false;
@@ -48,11 +82,13 @@ export function applyKeyValueEdits(entities: readonly Entity[], edits: readonly 
     if (!entity) throw invalidField(`${field}.${i}.entityIndex`, `the chunk has ${entities.length} entities`);
     const keyValue = entity.keyValues[edit.keyValueIndex] ?? (edit.keyValueIndex === 0 ? missingValue(entity) : undefined);
     if (!keyValue) throw invalidField(`${field}.${i}.keyValueIndex`, `entity ${edit.entityIndex} has ${entity.keyValues.length} keyValues`);
-    const next = editedKeyValue(keyValue, edit);
-    if (next.content === keyValue.content && next.contentNormalized === keyValue.contentNormalized) return;
+    const edited = editedKeyValue(keyValue, edit);
+    const next = edit.place ? placed(edited, edit.place, entities, page, `${field}.${i}`) : edited;
+    if (!edit.place && next.content === keyValue.content && next.contentNormalized === keyValue.contentNormalized) return;
     const keyValues = [...entity.keyValues];
     keyValues[edit.keyValueIndex] = next;
-    result[edit.entityIndex] = { ...entity, keyValues, editedBy: by.userId, editedOn: at, viewerEditedOn: at, editedByExternal: null };
+    const place = edit.place && edit.keyValueIndex === 0 ? { placedByReviewer: true } : {};
+    result[edit.entityIndex] = { ...entity, keyValues, editedBy: by.userId, editedOn: at, viewerEditedOn: at, editedByExternal: null, ...place };
     changed = true;
   });
   return changed ? result : null;
@@ -60,12 +96,13 @@ export function applyKeyValueEdits(entities: readonly Entity[], edits: readonly 
 
 /**
  * The chunk's entities with the reviewer's added fields after them (addedBy, addedOn), or null
- * when none is added. A field the chunk already reports is edited, not added again.
+ * when none is added; an added field the model expected and did not find takes its notDetected
+ * entity's place. A field the chunk already reports is edited, not added again.
  */
 export function addFields(
   entities: readonly Entity[],
   added: readonly FieldAddition[],
-  page: { pageNumber: number; chunkNumber: number },
+  page: ChunkPage,
   by: Edit,
   field: string,
 ): Entity[] | null {
@@ -74,11 +111,13 @@ export function addFields(
   const at = by.at.toISOString();
   const groupName = entities.find((e) => e.type === 'Field')?.groupName ?? 'Fields';
   added.forEach((addition, i) => {
-    if (result.some((e) => e.type === 'Field' && e.category === addition.category)) {
+    // The empty slot of an expected field the model did not find is filled by the addition, in its place.
+    const slot = result.findIndex((e) => e.type === 'Field' && e.category === addition.category && missingValue(e) !== undefined);
+    if (slot < 0 && result.some((e) => e.type === 'Field' && e.category === addition.category)) {
       throw invalidField(`${field}.${i}.category`, `the chunk already has a ${addition.category} field: edit it`);
     }
     const content = addition.content.trim();
-    const value: KeyValue = {
+    const given: KeyValue = {
       ...geometryOf({ left: 0, top: 0, width: 0, height: 0 }, 1),
       pageNumber: page.pageNumber,
       category: addition.category,
@@ -86,8 +125,11 @@ export function addFields(
       content,
       contentNormalized: addition.contentNormalized === undefined ? normalizeValue(content) : addition.contentNormalized,
     };
+    const value = addition.place ? placed(given, addition.place, entities, page, `${field}.${i}`) : given;
     const entity = newEntity(page, { type: 'Field', category: addition.category, groupName, confidence: 1, keyValues: [value] });
-    result.push({ ...entity, addedBy: by.userId, addedOn: at, addedByExternal: null });
+    const addedEntity: Entity = { ...entity, addedBy: by.userId, addedOn: at, addedByExternal: null, ...(addition.place ? { placedByReviewer: true } : {}) };
+    if (slot >= 0) result[slot] = addedEntity;
+    else result.push(addedEntity);
   });
   return result;
 }

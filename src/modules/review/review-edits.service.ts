@@ -36,8 +36,8 @@ export async function editEntities(deps: Deps, reviewer: Reviewer, taskId: numbe
     seen.add(edit.chunkNumber);
     if (edit.version !== undefined && edit.version !== row.version) throw staleChunk(edit.chunkNumber);
     const by = { userId: reviewer.userId, at: now };
-    const edited = applyKeyValueEdits(row.entities as Entity[], edit.edits, by, `chunks.${i}.edits`);
     const page = { pageNumber: row.pageNumber, chunkNumber: row.chunkNumber };
+    const edited = applyKeyValueEdits(row.entities as Entity[], edit.edits, page, by, `chunks.${i}.edits`);
     const added = addFields(edited ?? (row.entities as Entity[]), edit.addedFields ?? [], page, by, `chunks.${i}.addedFields`);
     return { row, entities: added ?? edited };
   });

@@ -122,20 +122,42 @@ export type CompleteResponse = z.infer<typeof completeResponse>;
 
 const text = z.string().max(20_000);
 
+const coordinate = z.number().finite().min(0).max(1e6);
+const extent = z.number().finite().gt(0).max(1e6);
+
+/**
+ * Where the reviewer saw the value: the page and the box they pointed at, in the units and origin
+ * of the entities' boundingBox, so that a vendor profile learns that place and not another
+ * occurrence of the same value.
+ */
+export const valuePlace = z
+  .object({
+    pageNumber: z.number().int().min(1).describe("The page of the document; the chunk's own page"),
+    box: z
+      .object({ left: coordinate, top: coordinate, width: extent, height: extent })
+      .strict()
+      .describe('Page units as in boundingBox (points for PDFs, pixels for images), top-left origin, y down'),
+  })
+  .strict()
+  .meta({ id: 'ReviewValuePlace', description: 'Where the value is printed, as the reviewer pointed at it' });
+export type ValuePlace = z.infer<typeof valuePlace>;
+
 export const keyValueEdit = z
   .object({
     entityIndex: z.number().int().min(0).describe("Position in the chunk's entities"),
     keyValueIndex: z.number().int().min(0).default(0).describe("Position in the entity's keyValues; 0 is what the entity says"),
     content: text.optional(),
     contentNormalized: text.nullable().optional(),
+    place: valuePlace.optional().describe('Where the value is printed; the keyValue moves there and vendor profiles learn that place'),
   })
-  .refine((e) => e.content !== undefined || e.contentNormalized !== undefined, 'content or contentNormalized is required');
+  .refine((e) => e.content !== undefined || e.contentNormalized !== undefined || e.place !== undefined, 'content, contentNormalized or place is required');
 export type KeyValueEdit = z.infer<typeof keyValueEdit>;
 
 export const fieldAddition = z.object({
   category: z.string().trim().min(1).max(128).describe('The field, e.g. IBAN or DueDate'),
   content: text.refine((t) => t.trim().length > 0, 'content must not be empty').describe('The value as printed'),
   contentNormalized: text.nullable().optional().describe('Dates yyyy-mm-dd, amounts as plain decimals; omitted: worked out from content'),
+  place: valuePlace.optional().describe('Where the value is printed; vendor profiles learn that place'),
 });
 export type FieldAddition = z.infer<typeof fieldAddition>;
 

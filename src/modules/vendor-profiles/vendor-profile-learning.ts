@@ -10,7 +10,8 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { Box } from '../../models/page/text/geometry.js';
 import { INVOICE_FIELDS, type InvoiceField } from '../../models/fields/invoice-field-names.js';
 import type { FieldEvidence, ProfileFields } from '../../models/vendor-profiles/vendor-profile.js';
-import { learnField, learnIdentity, mergeEvidence, type LearnedIdentity, type ReviewedField, type ReviewedPage } from '../../models/vendor-profiles/vendor-profile-learn.js';
+import { impossibleFields } from '../../models/fields/impossible-values.js';
+import { learnField, learnIdentity, mergeEvidence, reviewedValue, type LearnedIdentity, type ReviewedField, type ReviewedPage } from '../../models/vendor-profiles/vendor-profile-learn.js';
 import type { ProfileLine } from '../../models/vendor-profiles/vendor-profile-text.js';
 import { vendorProfileSource, type Entity } from '../exports/document-export.schemas.js';
 import {
@@ -69,7 +70,9 @@ export function reviewedDocument(chunks: ReadonlyArray<{ chunkNumber: number; en
     if (!Array.isArray(chunk.entities)) continue;
     const entities = chunk.entities as Entity[];
     const lines = entities.filter((e) => e?.type === 'Line' && Array.isArray(e.keyValues)).flatMap((e) => lineOf(e) ?? []);
-    pages.push({ chunk: chunk.chunkNumber, lines });
+    // Item tables: a value recurring in an item row (a discount's base, a service period) is not the field's.
+    const itemAreas = entities.filter((e) => e?.type === 'Table' && e.category === 'LineItems' && e.table?.boundingBox).map((e) => boxOf(e.table!));
+    pages.push({ chunk: chunk.chunkNumber, lines, itemAreas });
     for (const entity of entities) {
       if (entity?.type !== 'Field' || !FIELD_NAMES.has(entity.category) || fields.some((f) => f.field === entity.category)) continue;
       const value = entity.keyValues?.[0];
@@ -86,11 +89,22 @@ export function reviewedDocument(chunks: ReadonlyArray<{ chunkNumber: number; en
         corrected: Boolean(entity.editedOn) || Boolean(entity.addedOn),
         spans: value.spans ?? [],
         box: value.boundingBox ? boxOf(value) : null,
+        placed: entity.placedByReviewer === true,
         ...(source.success ? { source: source.data } : {}),
       });
     }
   }
   return { pages, fields };
+}
+
+/**
+ * The reviewed document without the values a reviewer left untouched that cannot be right (a
+ * customer tax id that is the seller's, a date in 1970, amounts that do not add up): leaving a
+ * value alone confirms it only when it could be true; a value the reviewer typed is theirs.
+ */
+export function confirmable<T extends { fields: ReviewedField[] }>(document: T, now: Date): T {
+  const impossible = impossibleFields(Object.fromEntries(document.fields.map((f) => [f.field, reviewedValue(f)])), now);
+  return { ...document, fields: document.fields.filter((f) => f.corrected || !impossible.has(f.field)) };
 }
 
 /**
@@ -102,7 +116,7 @@ export async function learnFromReview(tx: Db, task: ReviewedTask, now: Date): Pr
   const workspace = await findWorkspaceTemplate(tx, task.tenantId, task.workspaceId);
   if (!workspace || !LEARNING_TEMPLATES.has(workspace.templateType)) return;
   const chunks = await chunksWithFields(tx, task.tenantId, task.taskId, task.restartCount, MAX_LEARNED_PAGES);
-  const { pages, fields } = reviewedDocument(chunks);
+  const { pages, fields } = confirmable(reviewedDocument(chunks), now);
   if (fields.length === 0) return;
   const identity = learnIdentity(pages, fields);
   if (!identity.nameKey && identity.taxIds.length === 0 && identity.ibans.length === 0) return;
@@ -172,7 +186,8 @@ function latestFirst(latest: readonly string[], earlier: readonly string[] = [])
   return [...new Set([...latest, ...earlier])].slice(0, MAX_NUMBERS);
 }
 
-function meanWeight(fields: ProfileFields): number {
+/** A profile's weight: the mean of its fields' (1 with none). */
+export function meanWeight(fields: ProfileFields): number {
   const weights = (Object.values(fields) as FieldEvidence[]).map((f) => f.weight);
   return weights.length ? Math.round((weights.reduce((a, b) => a + b, 0) / weights.length) * 1000) / 1000 : 1;
 }

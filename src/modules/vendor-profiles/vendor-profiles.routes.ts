@@ -3,8 +3,8 @@ import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { problemResponses } from '../../http/schemas.js';
 import { callerOf } from '../auth/auth.plugin.js';
-import { profileListQuery, profileParams, vendorProfilePage, vendorProfileResponse, workspaceParams } from './vendor-profiles.schemas.js';
-import { deleteVendorProfile, getVendorProfile, listVendorProfiles } from './vendor-profiles.service.js';
+import { profileFieldParams, profileListQuery, profileParams, vendorProfilePage, vendorProfileResponse, workspaceParams } from './vendor-profiles.schemas.js';
+import { deleteVendorProfile, deleteVendorProfileField, getVendorProfile, listVendorProfiles } from './vendor-profiles.service.js';
 
 const tags = ['Vendor profiles'];
 
@@ -56,6 +56,23 @@ export const vendorProfilesRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, 
     },
     async (request, reply) => {
       await deleteVendorProfile(deps, callerOf(request).tenantId, request.params.profileId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/vendorprofiles/:profileId/fields/:field',
+    {
+      schema: {
+        operationId: 'deleteVendorProfileField',
+        tags,
+        summary: "Forget one field of a vendor's profile (e.g. a place learned wrong): the general model reads it until a review teaches it again",
+        params: profileFieldParams,
+        response: { 204: z.null().describe('Deleted'), ...problemResponses(400, 401, 404, 429, 500, 503) },
+      },
+    },
+    async (request, reply) => {
+      await deleteVendorProfileField(deps, callerOf(request).tenantId, request.params.profileId, request.params.field);
       return reply.code(204).send(null);
     },
   );

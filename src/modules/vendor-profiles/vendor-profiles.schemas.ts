@@ -48,6 +48,7 @@ export const invoiceFieldName = z.enum(INVOICE_FIELDS);
 
 export const workspaceParams = z.object({ workspaceId: rowId });
 export const profileParams = z.object({ profileId: rowId });
+export const profileFieldParams = z.object({ profileId: rowId, field: invoiceFieldName });
 export const profileListQuery = z.object({ ...paginationQuery });
 export type ProfileListQuery = z.infer<typeof profileListQuery>;
 
@@ -58,6 +59,9 @@ const fieldResponse = z
     label: z.string().nullable().describe('The text that announces the value on the page; null when none does'),
     place: z.enum(['inline', 'left', 'above']).nullable().describe('Where the value stands relative to its label: after it on its line, in the next column, under it'),
     located: z.boolean().describe('The review found the value on its page (its region and place are known)'),
+    page: z.number().int().describe('The page (chunk number) the value was learned on'),
+    region: box.nullable().describe("Where the value is printed, as shares (0..1) of the page's text frame from its top-left; null when not located"),
+    labelRegion: box.nullable().describe("Where its label is printed, as shares of the page's text frame; null when no label announces it"),
     format: z.string().nullable().describe('Identifiers: the shape of the value (A = letters, 9 = digits); dates: day-first or month-first'),
     corrected: z.boolean().describe('The latest review corrected the value (else confirmed it)'),
     confirmations: z.number().int(),

@@ -5,7 +5,10 @@ import type { InvoiceField } from '../../models/fields/invoice-field-names.js';
 import type { FieldEvidence } from '../../models/vendor-profiles/vendor-profile.js';
 import { findWorkspace } from '../workspaces/workspaces.repository.js';
 import { storedFields } from './vendor-profile-snapshots.js';
-import { deleteProfile, findProfile, listProfilePage, type VendorProfileRow } from './vendor-profiles.repository.js';
+import { inTransaction } from '../../db/prisma.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { meanWeight } from './vendor-profile-learning.js';
+import { deleteProfile, findProfile, listProfilePage, lockWorkspaceLearning, updateProfile, type VendorProfileRow } from './vendor-profiles.repository.js';
 import type { ProfileListQuery, VendorProfileFieldResponse, VendorProfileResponse } from './vendor-profiles.schemas.js';
 
 type Deps = Pick<AppDeps, 'prisma'>;
@@ -23,6 +26,9 @@ function fieldOf(field: InvoiceField, evidence: FieldEvidence): VendorProfileFie
     label: evidence.label ? evidence.label.text.replace(/\s*:\s*$/, '') : null,
     place: evidence.label?.place ?? null,
     located: evidence.region !== undefined,
+    page: evidence.chunk,
+    region: evidence.region ?? null,
+    labelRegion: evidence.label?.region ?? null,
     format: formatOf(evidence),
     corrected: evidence.corrected,
     confirmations: evidence.confirmations,
@@ -68,4 +74,22 @@ export async function getVendorProfile(deps: Deps, tenantId: number, profileId: 
 /** Forgets a vendor: its next document is read by the general model alone, and its next review starts a new profile. */
 export async function deleteVendorProfile(deps: Deps, tenantId: number, profileId: number): Promise<void> {
   if (!(await deleteProfile(deps.prisma, tenantId, profileId))) throw new NotFoundError(`Vendor profile ${profileId} was not found`);
+}
+
+/**
+ * Forgets one field of a vendor's profile (a place learned wrong): that field is read by the
+ * general model until a review teaches it again; the rest of the profile stays. Under the
+ * workspace's learning lock, so a review completing meanwhile is not lost.
+ */
+export async function deleteVendorProfileField(deps: Deps, tenantId: number, profileId: number, field: InvoiceField): Promise<void> {
+  await inTransaction(deps.prisma, async (tx) => {
+    const found = await findProfile(tx, tenantId, profileId);
+    if (!found) throw new NotFoundError(`Vendor profile ${profileId} was not found`);
+    await lockWorkspaceLearning(tx, found.workspaceId);
+    const row = await findProfile(tx, tenantId, profileId);
+    const fields = row ? storedFields(row.fields) : {};
+    if (!row || !fields[field]) throw new NotFoundError(`Vendor profile ${profileId} has no field ${field}`);
+    delete fields[field];
+    await updateProfile(tx, tenantId, profileId, { fields: fields as Prisma.InputJsonValue, weight: meanWeight(fields) });
+  });
 }

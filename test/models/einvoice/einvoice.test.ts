@@ -6,6 +6,7 @@
 import { PDFDocument, PDFName } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import type { Entity } from '../../../src/modules/exports/document-export.schemas.js';
+import { INVOICE_FIELDS } from '../../../src/models/fields/invoice-field-names.js';
 import { invoicesUniversalModel } from '../../../src/models/invoice/invoice.js';
 import { parseXml } from '../../../src/models/einvoice/xml-tree.js';
 import { sniffFile } from '../../../src/engines/file-type.js';
@@ -93,7 +94,7 @@ describe('an invoice XML as the task source', () => {
     expect(warning?.documentData?.warning).toMatch(reason);
     expect(JSON.stringify(entities)).not.toContain('root:');
     // The reviewer still sees what is missing.
-    expect(entities.filter((e) => e.notDetected).map((e) => e.category)).toEqual(['InvoiceId', 'InvoiceDate', 'VendorName', 'InvoiceTotal']);
+    expect(entities.filter((e) => e.notDetected).map((e) => e.category)).toEqual(INVOICE_FIELDS.filter((f) => f !== 'VendorAddress'));
   });
 
   it('is sniffed as XML with or without a declaration or a byte order mark', async () => {
@@ -118,6 +119,17 @@ describe('a PDF that embeds its invoice data', () => {
     expect(total.keyValues[0]!.boundingBox.width).toBeGreaterThan(0);
     expect(dataFields(entities).filter((e) => e.documentData?.print === 'contradicted')).toEqual([]);
     expect(warnings(entities)).toEqual([]);
+  });
+
+  it('keeps a notDetected slot for each typed field neither the data nor the print gives', async () => {
+    // A minimum-profile Factur-X (header totals only) on a page printing no IBAN and no due date.
+    const entities = await readPdf('minimum.pdf', await pdfWithXml(printedLines().filter((l) => !l.startsWith('IBAN')), ciiInvoice(SAMPLE, 'minimum')));
+    const slots = entities.filter((e) => e.notDetected).map((e) => e.category);
+    expect(slots).toEqual(expect.arrayContaining(['DueDate', 'IBAN']));
+    // Each typed field appears once: given or as its slot.
+    const typed = entities.filter((e) => e.type === 'Field' && (INVOICE_FIELDS as readonly string[]).includes(e.category) && e.category !== 'VendorAddress');
+    expect(typed.map((e) => e.category).sort()).toEqual(INVOICE_FIELDS.filter((f) => f !== 'VendorAddress').sort());
+    expect(entities.find((e) => e.category === 'InvoiceTotal')).toMatchObject({ confidence: 1 });
   });
 
   it('keeps the data\'s value where the print contradicts it, with a warning on the field', async () => {

@@ -77,7 +77,8 @@ describe('invoice models', () => {
         Currency: 'EUR',
         IBAN: 'GB82WEST12345698765432',
       });
-      expect(entities.filter((e) => e.notDetected)).toEqual([]);
+      // The one typed field it does not print has its slot, for a reviewer to fill in.
+      expect(entities.filter((e) => e.notDetected).map((e) => e.category)).toEqual(['CustomerTaxId']);
     });
 
     it('locates each field where it is printed', () => {
@@ -122,7 +123,20 @@ describe('invoice models', () => {
   it('marks the fields it expected and did not find', async () => {
     const pdf = await writeFixture(file('memo.pdf'), await textPdf([[{ text: 'Northwind Supplies Ltd', x: 50, y: 60 }, { text: 'A note without amounts.', x: 50, y: 100 }]]));
     const entities = await firstPageEntities(invoicesUniversalModel, pdf, 'pdf');
-    expect(entities.filter((e) => e.notDetected).map((e) => e.category)).toEqual(['InvoiceId', 'InvoiceDate', 'InvoiceTotal']);
+    // Every typed field an invoice has, but the vendor's address (read for receipts only): a slot for each the page lacks.
+    expect(entities.filter((e) => e.notDetected).map((e) => e.category)).toEqual([
+      'InvoiceId',
+      'InvoiceDate',
+      'DueDate',
+      'VendorTaxId',
+      'CustomerName',
+      'CustomerTaxId',
+      'SubTotal',
+      'TotalTax',
+      'InvoiceTotal',
+      'Currency',
+      'IBAN',
+    ]);
   });
 
   describe('InvoicesPortugal', () => {
