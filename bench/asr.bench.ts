@@ -30,10 +30,10 @@ import { say } from './lib/report.js';
 import { serveSourceFiles } from './lib/source-files.js';
 import { wordErrorRate } from '../test/engines/speech-fixtures.js';
 import { fetchToken } from '../test/support/http-token.js';
+import { callApi, type ExternalApi } from './lib/api-call.js';
 
 const run = promisify(execFile);
 const ASR_DATABASE = 'docproc_asr';
-const API = '/api/v1.0/external';
 const DEFAULT_DIR = '/usr/share/pocketsphinx/test/data/librivox';
 const POCKETSPHINX_MODEL = '/usr/share/pocketsphinx/model/en-us';
 /** The priority of the service's engine threads and of the processes they start (engine-pool.ts). */
@@ -80,35 +80,20 @@ async function rawPocketsphinx(file: string): Promise<{ words: string[]; seconds
   return { words: normalizedWords(stdout), seconds: (performance.now() - started) / 1000 };
 }
 
-interface Api {
-  baseUrl: string;
-  token: string;
-}
-
-async function call<T>(api: Api, method: string, route: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${api.baseUrl}${API}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${api.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
 /** A task for the recording, timed from its creation to the end of processing, and the words of its transcript. */
-async function throughService(api: Api, url: string, workspaceId: number, displayName: string): Promise<{ words: string[]; seconds: number; status: number }> {
+async function throughService(api: ExternalApi, url: string, workspaceId: number, displayName: string): Promise<{ words: string[]; seconds: number; status: number }> {
   const started = performance.now();
-  const { taskId } = await call<{ taskId: number }>(api, 'POST', '/sdtask/process', { workspaceId, displayName, context: { url } });
+  const { taskId } = await callApi<{ taskId: number }>(api, 'POST', '/sdtask/process', { workspaceId, displayName, context: { url } });
   const deadline = Date.now() + 10 * 60_000;
   let status: number;
   for (;;) {
-    ({ taskStatus: status } = await call<{ taskStatus: number }>(api, 'GET', `/sdtask/status?taskId=${taskId}`));
+    ({ taskStatus: status } = await callApi<{ taskStatus: number }>(api, 'GET', `/sdtask/status?taskId=${taskId}`));
     if (PROCESSING_ENDED_STATUSES.has(status) || Date.now() > deadline) break;
     await new Promise((r) => setTimeout(r, 100));
   }
   const seconds = (performance.now() - started) / 1000;
   if (status !== TaskStatus.ToReview) return { words: [], seconds, status };
-  const exported = await call<{ transcript: { transcripts: Array<{ displayText: string }> } }>(api, 'GET', `/sdtask/GetExportData/Transcript/${taskId}/simplified`);
+  const exported = await callApi<{ transcript: { transcripts: Array<{ displayText: string }> } }>(api, 'GET', `/sdtask/GetExportData/Transcript/${taskId}/simplified`);
   return { words: normalizedWords(exported.transcript.transcripts.map((t) => t.displayText).join(' ')), seconds, status };
 }
 
@@ -141,8 +126,8 @@ async function main() {
     };
     const logFile = path.join(tmpdir(), 'docproc-bench-asr.log');
     app = await startDevProcess({ repoRoot, env: settings, logFile });
-    const api: Api = { baseUrl: app.baseUrl, token: await fetchToken(app.baseUrl, credentials.clientId, credentials.clientSecret) };
-    const workspaces = await call<Array<{ workspaceId: number; templateType: number }>>(api, 'GET', '/sdworkspace/CurrentWorkspaces');
+    const api: ExternalApi = { baseUrl: app.baseUrl, token: await fetchToken(app.baseUrl, credentials.clientId, credentials.clientSecret) };
+    const workspaces = await callApi<Array<{ workspaceId: number; templateType: number }>>(api, 'GET', '/sdworkspace/CurrentWorkspaces');
     const transcripts = workspaces.find((w) => w.templateType === TemplateType.Transcripts)?.workspaceId;
     if (!transcripts) throw new Error('the demo organization has no Transcripts workspace');
     const asrUrl = process.env.ASR_URL;

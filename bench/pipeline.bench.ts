@@ -41,10 +41,10 @@ import { say } from './lib/report.js';
 import { serveSourceFiles } from './lib/source-files.js';
 import { buildTree } from '../test/support/built-tree.js';
 import { fetchToken } from '../test/support/http-token.js';
+import { callApi, type ExternalApi } from './lib/api-call.js';
 
 const run = promisify(execFile);
 const PIPELINE_DATABASE = 'docproc_pipeline';
-const API = '/api/v1.0/external';
 const OCR_DPI = 300;
 const GOAL_TEXT_PAGES_PER_SECOND = 50;
 const GOAL_200_PAGES_SECONDS = 10;
@@ -77,21 +77,6 @@ const options = {
 };
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
-
-interface Api {
-  token: string;
-  baseUrl: string;
-}
-
-async function call<T>(api: Api, method: string, route: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${api.baseUrl}${API}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${api.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
 
 async function rssBytes(pid: number): Promise<number> {
   return statusBytes(pid, 'VmRSS');
@@ -142,7 +127,7 @@ async function chunkTableBytes(db: pg.Client): Promise<number> {
 }
 
 /** Creates a task over HTTP and polls its status every 50 ms until it is final. */
-async function endToEnd(api: Api, app: DevProcess, db: pg.Client, url: string, displayName: string, workspaceId?: number): Promise<Outcome> {
+async function endToEnd(api: ExternalApi, app: DevProcess, db: pg.Client, url: string, displayName: string, workspaceId?: number): Promise<Outcome> {
   let peakRss = 0;
   const sampler = setInterval(() => void rssBytes(app.pid).then((rss) => (peakRss = Math.max(peakRss, rss))), 100);
   try {
@@ -150,10 +135,10 @@ async function endToEnd(api: Api, app: DevProcess, db: pg.Client, url: string, d
     const cpuBefore = await cpuSeconds(app.pid);
     const dbBefore = await databaseCpu(db);
     const storedBefore = await chunkTableBytes(db);
-    const { taskId } = await call<{ taskId: number }>(api, 'POST', '/sdtask/process', { displayName, context: { url }, ...(workspaceId ? { workspaceId } : {}) });
+    const { taskId } = await callApi<{ taskId: number }>(api, 'POST', '/sdtask/process', { displayName, context: { url }, ...(workspaceId ? { workspaceId } : {}) });
     const deadline = Date.now() + 30 * 60_000;
     for (;;) {
-      const { taskStatus } = await call<{ taskStatus: number }>(api, 'GET', `/sdtask/status?taskId=${taskId}`);
+      const { taskStatus } = await callApi<{ taskStatus: number }>(api, 'GET', `/sdtask/status?taskId=${taskId}`);
       if (PROCESSING_ENDED_STATUSES.has(taskStatus) || Date.now() > deadline) return { status: taskStatus, seconds: (performance.now() - started) / 1000, cpu: (await cpuSeconds(app.pid)) - cpuBefore, dbCpu: cpuGrowth(dbBefore, await databaseCpu(db)), peakRss, storedBytes: (await chunkTableBytes(db)) - storedBefore };
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -258,10 +243,10 @@ async function main() {
       await buildTree(builtRoot);
     }
     app = await startDevProcess({ repoRoot, builtRoot, env: settings, logFile });
-    const api: Api = { baseUrl: app.baseUrl, token: await fetchToken(app.baseUrl, credentials.clientId, credentials.clientSecret) };
+    const api: ExternalApi = { baseUrl: app.baseUrl, token: await fetchToken(app.baseUrl, credentials.clientId, credentials.clientSecret) };
     db = new pg.Client({ connectionString: infra.databaseUrl });
     await db.connect();
-    const workspaces = await call<Array<{ workspaceId: number; templateType: number }>>(api, 'GET', '/sdworkspace/CurrentWorkspaces');
+    const workspaces = await callApi<Array<{ workspaceId: number; templateType: number }>>(api, 'GET', '/sdworkspace/CurrentWorkspaces');
     const transcripts = workspaces.find((w) => w.templateType === TemplateType.Transcripts)?.workspaceId;
     const receipts = workspaces.find((w) => w.templateType === TemplateType.Receipts)?.workspaceId;
 
