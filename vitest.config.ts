@@ -9,8 +9,7 @@ import { defineConfig } from 'vitest/config';
 const UNIT = [
   'test/models/**/*.test.ts',
   'test/engines/**/*.test.ts',
-  'test/pipeline/audio-split.test.ts',
-  'test/pipeline/url-guard.test.ts',
+  'test/net/url-guard.test.ts',
   'test/page-range.test.ts',
   'test/semaphore.test.ts',
   'test/import-cycles.test.ts',

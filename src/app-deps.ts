@@ -2,9 +2,9 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { PrismaClient } from './db/prisma.js';
 import type { EngineInventory } from './engines/inventory.js';
-import type { ClientSecretCache } from './modules/auth/client-secret-cache.js';
-import type { SigningKeys } from './modules/auth/signing-keys.js';
-import type { Queues } from './pipeline/queues.js';
+import type { ClientSecretCache } from './credentials/client-secret-cache.js';
+import type { SigningKeys } from './credentials/signing-keys.js';
+import type { Queues } from './queues/queues.js';
 import type { BlobStore } from './storage/blob-store.js';
 
 /**

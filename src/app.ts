@@ -18,7 +18,7 @@ import { uploadsRoutes } from './modules/uploads/uploads.routes.js';
 import { filesRoutes } from './modules/files/files.routes.js';
 import { clientErrorHandler, frameworkErrors, installDrainRefusal } from './http/edge-errors.js';
 import { installErrorHandling, sendProblem } from './http/error-handler.js';
-import { healthRoutes } from './http/health.routes.js';
+import { healthRoutes } from './modules/health/health.routes.js';
 import { AppError } from './http/problem.js';
 import { installInputChecks } from './http/input-checks.js';
 import { installCaseInsensitiveQuery } from './http/query-keys.js';

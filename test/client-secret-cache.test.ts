@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { APPLICATION_NAME, ClientSecretCache } from '../src/modules/auth/client-secret-cache.js';
+import { APPLICATION_NAME, ClientSecretCache } from '../src/credentials/client-secret-cache.js';
 import { findClientOfTenant } from '../src/modules/auth/clients.repository.js';
 import { rotateClientSecret } from '../src/modules/tenants/tenants.service.js';
 import { createTestContext, createTestTenant, type TestContext } from './support/context.js';

@@ -9,7 +9,7 @@ import { detectTask } from '../src/pipeline/detect.js';
 import { createEnginePool, type EnginePool } from '../src/pipeline/engine-pool.js';
 import type { StageDeps } from '../src/pipeline/pipeline-deps.js';
 import { preprocessTask } from '../src/pipeline/preprocess.js';
-import { jobId } from '../src/pipeline/queues.js';
+import { jobId } from '../src/queues/queues.js';
 import { publishResult, storeChunkBatch } from '../src/pipeline/result-store.js';
 import { StaleJobError } from '../src/pipeline/task-transitions.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskStatus, TemplateType } from '../src/domain/enums.js';
-import type { Entity } from '../src/modules/exports/document-export.schemas.js';
+import type { Entity } from '../src/domain/entities.js';
 import { createWorkspace } from '../src/modules/tenants/tenants.service.js';
 import type { WorkerPool } from '../src/pipeline/worker.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';

@@ -13,7 +13,7 @@ import { migrate } from '../src/db/migrate.js';
 import { createPrisma } from '../src/db/prisma.js';
 import { ensureDatabase } from '../src/dev/embedded-postgres.js';
 import { TaskStatus } from '../src/domain/enums.js';
-import { QueueName } from '../src/pipeline/queues.js';
+import { QueueName } from '../src/queues/queues.js';
 import { SWEEP_LOCK_KEY } from '../src/pipeline/sweep-schedule.js';
 import { startWorkers, type WorkerPool } from '../src/pipeline/worker.js';
 import { createClientSecretCache, createServices, type Services } from '../src/runtime/services.js';

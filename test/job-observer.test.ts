@@ -1,5 +1,5 @@
 /**
- * The wrapper around every job handler (src/observability/job-observer.ts), on real workers:
+ * The wrapper around every job handler (src/pipeline/job-observer.ts), on real workers:
  * each job's run time and outcome are recorded per queue, tasks that finish are counted by
  * status, OCR done in engine threads reaches the process's counter, and every line logged while
  * a job runs names the organization (tenantId) and the task (taskId).
@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/observability/logger.js';
 import { metricsRegistry } from '../src/observability/metrics.js';
-import { QueueName } from '../src/pipeline/queues.js';
+import { QueueName } from '../src/queues/queues.js';
 import { startWorkers, type WorkerPool } from '../src/pipeline/worker.js';
 import { createTestContext, createTestTenant, type TestContext } from './support/context.js';
 import { startFileServer, type FileServer } from './support/file-server.js';

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMetricsServer } from '../src/observability/metrics-endpoint.js';
-import { enqueueDetect, QueueName } from '../src/pipeline/queues.js';
+import { enqueueDetect, QueueName } from '../src/queues/queues.js';
 import { createTestContext, createTestTenant, type TestContext } from './support/context.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
 import { numberedPagesPdf } from './support/fixtures.js';

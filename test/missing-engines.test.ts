@@ -16,7 +16,7 @@ import { EXTERNAL_PREFIX } from '../src/app.js';
 import { TaskStatus, TemplateType } from '../src/domain/enums.js';
 import { findOnPath } from '../src/engines/find-on-path.js';
 import { createWorkspace } from '../src/modules/tenants/tenants.service.js';
-import { jobId, QueueName } from '../src/pipeline/queues.js';
+import { jobId, QueueName } from '../src/queues/queues.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
 import { speech } from './support/fixtures.js';

@@ -4,7 +4,7 @@
  * organization's token, and absent from the OpenAPI document.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { QueueName } from '../src/pipeline/queues.js';
+import { QueueName } from '../src/queues/queues.js';
 import { createTestContext, createTestTenant, type TestContext } from './support/context.js';
 import { expectProblem } from './support/problem.js';
 

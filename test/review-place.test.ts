@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TemplateType } from '../src/domain/enums.js';
 import { invoicesUniversalModel } from '../src/models/invoice/invoice.js';
-import type { Entity } from '../src/modules/exports/document-export.schemas.js';
+import type { Entity } from '../src/domain/entities.js';
 import { createWorkspace } from '../src/modules/tenants/tenants.service.js';
 import { loadVendorProfiles } from '../src/modules/vendor-profiles/vendor-profile-snapshots.js';
 import { EXTERNAL, REVIEW } from '../bench/learning/review-loop.js';

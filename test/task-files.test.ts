@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXTERNAL_PREFIX } from '../src/app.js';
 import { TaskStatus } from '../src/domain/enums.js';
-import { taskBlobKey } from '../src/pipeline/pipeline-deps.js';
+import { taskBlobKey } from '../src/storage/task-files.js';
 import { createTestContext, createTestTenant, type TestContext } from './support/context.js';
 import { insertTask } from './support/tasks.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IntegrationStatus, TaskStatus, TemplateType } from '../src/domain/enums.js';
-import { jobId, QueueName } from '../src/pipeline/queues.js';
+import { jobId, QueueName } from '../src/queues/queues.js';
 import { createWorkspace } from '../src/modules/tenants/tenants.service.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
@@ -242,9 +242,9 @@ describe('create task: rejections', () => {
 
   it('still creates the task when Redis cannot take the job (the sweeper delivers it later)', async () => {
     const t = await createTestTenant(ctx);
-    const { createQueues, closeQueues } = await import('../src/pipeline/queues.js');
+    const { createQueues, closeQueues } = await import('../src/queues/queues.js');
     const { createRedis } = await import('../src/runtime/services.js');
-    const { createQueueRedis } = await import('../src/pipeline/queue-connection.js');
+    const { createQueueRedis } = await import('../src/queues/queue-connection.js');
     const { buildApp } = await import('../src/app.js');
     const deadRedis = createRedis('redis://127.0.0.1:1');
     const deadQueueRedis = createQueueRedis('redis://127.0.0.1:1');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IntegrationStatus, TaskStatus } from '../src/domain/enums.js';
-import { jobId, QueueName } from '../src/pipeline/queues.js';
+import { jobId, QueueName } from '../src/queues/queues.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
 import { numberedPagesPdf } from './support/fixtures.js';

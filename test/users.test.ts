@@ -7,7 +7,7 @@ import { createMailer, type MailMessage, type Mailer } from '../src/mail/mailer.
 import { verifySecret } from '../src/modules/auth/secret-hash.js';
 import { createWorkspace } from '../src/modules/tenants/tenants.service.js';
 import { deliverInvitation } from '../src/pipeline/deliver-invitation.js';
-import { jobId, QueueName } from '../src/pipeline/queues.js';
+import { jobId, QueueName } from '../src/queues/queues.js';
 import { sweep } from '../src/pipeline/sweeper.js';
 import { createTestContext, createTestTenant, testConfig, type TestContext, type TestTenant } from './support/context.js';
 import { pipelineDeps, startTestWorkers } from './support/pipeline.js';

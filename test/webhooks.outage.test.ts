@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { jobId, QueueName } from '../src/pipeline/queues.js';
+import { jobId, QueueName } from '../src/queues/queues.js';
 import { startWorkers, type WorkerPool } from '../src/pipeline/worker.js';
 import { createServices, type Services } from '../src/runtime/services.js';
 import { breakableConfig, startBreakableInfra, type BreakableInfra } from './support/breakable-infra.js';

@@ -1,8 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskStatus } from '../src/domain/enums.js';
-import { taskBlobKey } from '../src/pipeline/pipeline-deps.js';
-import { enqueueDetect, enqueuePreprocess, jobId, QueueName, taskJob } from '../src/pipeline/queues.js';
+import { taskBlobKey } from '../src/storage/task-files.js';
+import { enqueueDetect, enqueuePreprocess, jobId, QueueName, taskJob } from '../src/queues/queues.js';
 import { createTestContext, createTestTenant, type TestContext, type TestTenant } from './support/context.js';
 import { uploadFiles } from '../src/modules/uploads/upload-storage.js';
 import { startFileServer, type FileServer } from './support/file-server.js';

@@ -7,7 +7,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { FIELD_KINDS } from '../../src/models/vendor-profiles/vendor-profile.js';
 import { sameValue } from '../../src/models/vendor-profiles/vendor-profile-text.js';
-import type { Entity } from '../../src/modules/exports/document-export.schemas.js';
+import type { Entity } from '../../src/domain/entities.js';
 import { SCORED_FIELDS, type ExpectedValue, type ScoredField } from './vendor-documents.js';
 import { PROCESSING_ENDED_STATUSES } from '../../src/domain/enums.js';
 

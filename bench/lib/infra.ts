@@ -5,7 +5,7 @@ import { pino, type Logger } from 'pino';
 import { loadConfig, type Config } from '../../src/config.js';
 import { ensureDatabase } from '../../src/dev/embedded-postgres.js';
 import { LOCAL_SERVERS } from '../../src/dev/local-servers.js';
-import { generatePrivatePem } from '../../src/modules/auth/signing-keys.js';
+import { generatePrivatePem } from '../../src/credentials/signing-keys.js';
 import { resolveInfrastructure } from '../../src/runtime/infrastructure.js';
 import { createServices, type Services } from '../../src/runtime/services.js';
 

@@ -10,12 +10,12 @@ import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { createPrisma, type PrismaClient } from '../../src/db/prisma.js';
 import { IntegrationStatus, TaskStatus } from '../../src/domain/enums.js';
-import { bearerToken } from '../../src/modules/auth/auth.plugin.js';
-import type { SigningKeys } from '../../src/modules/auth/signing-keys.js';
+import { bearerToken } from '../../src/http/caller.js';
+import type { SigningKeys } from '../../src/credentials/signing-keys.js';
 import { verifyAccessToken } from '../../src/modules/auth/tokens.js';
 import { listTaskPage } from '../../src/modules/tasks/tasks.repository.js';
 import { taskPageQuery } from '../../src/modules/tasks/tasks.schemas.js';
-import { QueueName, type Queues } from '../../src/pipeline/queues.js';
+import { QueueName, type Queues } from '../../src/queues/queues.js';
 
 const API = '/api/v1.0/external';
 

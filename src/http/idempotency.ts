@@ -18,7 +18,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import fp from 'fastify-plugin';
 import { z } from 'zod';
 import type { PrismaClient } from '../db/prisma.js';
-import { callerOf } from '../modules/auth/auth.plugin.js';
+import { callerOf } from './caller.js';
 import {
   claimIdempotencyKey,
   purgeExpiredIdempotencyKeys,

@@ -3,7 +3,7 @@
  * ADMIN_PASSWORD), for the operations endpoints; organizations' clients never reach them.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { bearerToken } from '../modules/auth/auth.plugin.js';
+import { bearerToken } from './caller.js';
 
 /** Compared as digests: equal lengths for timingSafeEqual, and no timing on the secret's length. */
 function sameSecret(presented: string, expected: string): boolean {

@@ -3,8 +3,8 @@
  * problem body through the single handler in http/error-handler.ts.
  */
 
-import { SourceTooLargeError } from '../pipeline/source-fetch.js';
-import { SourceUnreachableError } from '../pipeline/url-guard.js';
+import { SourceTooLargeError } from '../net/source-fetch.js';
+import { SourceUnreachableError } from '../net/url-guard.js';
 import { BlobNotFoundError } from '../storage/blob-store.js';
 
 export interface FieldError {

@@ -29,9 +29,6 @@ export function intEnum(name: string, enumeration: NumericEnum) {
   });
 }
 
-/** ISO 8601 UTC timestamp as the API returns it. */
-export const isoDateTime = z.iso.datetime({ offset: true });
-
 export function toIso(date: Date): string;
 export function toIso(date: Date | null | undefined): string | null;
 export function toIso(date: Date | null | undefined): string | null {

@@ -14,7 +14,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import { problemBody, PROBLEM_CONTENT_TYPE, sendProblem } from '../http/error-handler.js';
 import { bearerMatches } from '../http/operator-auth.js';
-import type { Queues } from '../pipeline/queues.js';
+import type { Queues } from '../queues/queues.js';
 import { httpRequestDuration, metricsRegistry, startProcessMetrics } from './metrics.js';
 import { observeQueues } from './queue-metrics.js';
 

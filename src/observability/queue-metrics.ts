@@ -6,7 +6,7 @@
  */
 import type { Queue } from 'bullmq';
 import { Gauge } from 'prom-client';
-import { QueueName, type Queues } from '../pipeline/queues.js';
+import { QueueName, type Queues } from '../queues/queues.js';
 import { metricsRegistry } from './metrics.js';
 
 interface Lane {

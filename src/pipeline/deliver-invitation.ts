@@ -5,7 +5,7 @@ import { findInvitationToMail, listUnsentInvitations, markInvitationMailed, setI
 import { INVITATION_TTL_MS, mintInvitationToken } from '../modules/users/invitations.service.js';
 import { findWorkspace } from '../modules/workspaces/workspaces.repository.js';
 import type { PipelineDeps } from './pipeline-deps.js';
-import { enqueueInvitationMail, jobId, QueueName, type MailJobPayload } from './queues.js';
+import { enqueueInvitationMail, jobId, QueueName, type MailJobPayload } from '../queues/queues.js';
 
 /**
  * The mail job: sends the invitation once and records it in mailSentAt (a retry or a second

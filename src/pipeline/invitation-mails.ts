@@ -1,5 +1,5 @@
 import type { InvitationMails } from '../modules/users/users.service.js';
-import { enqueueInvitationMail, type Queues } from './queues.js';
+import { enqueueInvitationMail, type Queues } from '../queues/queues.js';
 
 /** The users service's invitation mails, handed to the mail queue: the pipeline's side of an invite. */
 export function invitationMailQueue(queues: Queues): InvitationMails {

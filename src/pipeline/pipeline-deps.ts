@@ -1,10 +1,9 @@
-import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { PrismaClient } from '../db/prisma.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { Engines } from './engine-pool.js';
-import type { Queues } from './queues.js';
+import type { Queues } from '../queues/queues.js';
 
 /** What the job handlers need. Engines read files by path: blobs.localFile gives them one. */
 export interface PipelineDeps {
@@ -18,13 +17,4 @@ export interface PipelineDeps {
 /** The steps that hand engine work to the engine threads (pre-processing, detection). */
 export interface StageDeps extends PipelineDeps {
   engines: Engines;
-}
-
-/** Where TUS uploads are stored (shared by the api, which receives them, and the workers). */
-export function uploadsDir(config: Config): string {
-  return path.resolve(config.DATA_DIR, 'uploads');
-}
-
-export function taskBlobKey(tenantId: number, taskId: number, name: string): string {
-  return `tenants/${tenantId}/tasks/${taskId}/${name}`;
 }

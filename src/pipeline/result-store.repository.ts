@@ -2,7 +2,7 @@ import type { Db } from '../db/prisma.js';
 import { storable } from '../db/storable.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { SpeakerSource, TaskStatus } from '../domain/enums.js';
-import type { TaskJobPayload } from './queues.js';
+import type { TaskJobPayload } from '../queues/queues.js';
 
 /**
  * The queries that store a run's result (result-store.ts), each under the organization the job

@@ -4,7 +4,7 @@ import { TaskStatus } from '../domain/enums.js';
 import { copyWorkspaceSpeakersToTask } from '../modules/speakers/speakers.repository.js';
 import { clearTaskResults } from '../modules/tasks/task-results.repository.js';
 import type { ModelSummary } from './engine-protocol.js';
-import type { TaskJobPayload } from './queues.js';
+import type { TaskJobPayload } from '../queues/queues.js';
 import { consumeFreeVolume, findTaskSpeakerIds, insertDetectedSpeakers, insertRunChunks, insertTranscript } from './result-store.repository.js';
 import { moveTaskRun } from './task-pipeline.repository.js';
 import { StaleJobError } from './task-transitions.js';

@@ -3,7 +3,7 @@ import { redeliverUnsentInvitations } from './deliver-invitation.js';
 import type { PipelineDeps } from './pipeline-deps.js';
 import { purgeUploadFiles } from '../modules/uploads/upload-storage.js';
 import { deleteUploadsAcrossTenants, findExpiredUploadsAcrossTenants, findInFlightTasksAcrossTenants, recoverDeadTask, settleStuckExportsAcrossTenants } from './sweep.repository.js';
-import { enqueueDetect, enqueuePreprocess, jobId, preprocessQueueFor, QueueName, taskJob } from './queues.js';
+import { enqueueDetect, enqueuePreprocess, jobId, preprocessQueueFor, QueueName, taskJob } from '../queues/queues.js';
 import { pruneWebhookHistory, recoverWebhookDeliveries } from './webhook-dispatch.js';
 
 /** A task younger than this in its status is left alone: its job may simply not be visible yet. */

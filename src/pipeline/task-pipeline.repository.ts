@@ -2,7 +2,7 @@ import type { Db } from '../db/prisma.js';
 import { storable } from '../db/storable.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { TaskStatus } from '../domain/enums.js';
-import type { TaskJobPayload } from './queues.js';
+import type { TaskJobPayload } from '../queues/queues.js';
 
 /**
  * The queries of the pipeline's steps on a task (pre-processing, detection, the split into parts),

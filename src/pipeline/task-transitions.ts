@@ -1,4 +1,4 @@
-import type { TaskJobPayload } from './queues.js';
+import type { TaskJobPayload } from '../queues/queues.js';
 
 /**
  * A job's run moved on under it: a reprocess, or a duplicate job that got there first. Every step

@@ -20,8 +20,8 @@ import {
 } from '../modules/webhooks/webhook-outbox.repository.js';
 import { signDelivery } from '../modules/webhooks/webhook-signature.js';
 import type { PipelineDeps } from './pipeline-deps.js';
-import { enqueueWebhookAttempt, type WebhookJobPayload } from './queues.js';
-import { assertPublicHttpUrl, pinnedLookup, SourceUnreachableError } from './url-guard.js';
+import { enqueueWebhookAttempt, type WebhookJobPayload } from '../queues/queues.js';
+import { assertPublicHttpUrl, pinnedLookup, SourceUnreachableError } from '../net/url-guard.js';
 
 type Deps = Pick<PipelineDeps, 'prisma' | 'config' | 'queues' | 'log'>;
 

@@ -29,7 +29,7 @@ import {
 } from '../modules/webhooks/webhook-outbox.repository.js';
 import type { BatchEventData } from '../modules/webhooks/webhooks.schemas.js';
 import type { PipelineDeps } from './pipeline-deps.js';
-import { enqueueWebhookAttempt, jobId, QueueName } from './queues.js';
+import { enqueueWebhookAttempt, jobId, QueueName } from '../queues/queues.js';
 import { repeatRound, type RepeatingRound } from './repeating-round.js';
 
 type Deps = Pick<PipelineDeps, 'prisma' | 'queues' | 'log'>;

@@ -1,14 +1,14 @@
 import { Worker, type Job, type Processor } from 'bullmq';
 import { useBundledMediaTools } from '../engines/media-tools.js';
 import { createMailer } from '../mail/mailer.js';
-import { observeJob } from '../observability/job-observer.js';
+import { observeJob } from './job-observer.js';
 import { deliverInvitation } from './deliver-invitation.js';
 import { detectTask } from './detect.js';
 import { createEnginePool } from './engine-pool.js';
 import type { PipelineDeps, StageDeps } from './pipeline-deps.js';
-import { createQueueRedis } from './queue-connection.js';
+import { createQueueRedis } from '../queues/queue-connection.js';
 import { preprocessTask, type StepAttempt, type StepOutcome } from './preprocess.js';
-import { mailJobPayload, payloadSchemas, QueueName, taskJobPayload, webhookJobPayload, type TaskJobPayload } from './queues.js';
+import { mailJobPayload, payloadSchemas, QueueName, taskJobPayload, webhookJobPayload, type TaskJobPayload } from '../queues/queues.js';
 import { scheduleSweeps, type SweepScheduleOptions } from './sweep-schedule.js';
 import { deliverWebhook } from './webhook-delivery.js';
 import { scheduleWebhookDispatch, type DispatchScope } from './webhook-dispatch.js';

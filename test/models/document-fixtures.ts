@@ -6,7 +6,7 @@ import { TemplateType } from '../../src/domain/enums.js';
 import type { FileKind } from '../../src/engines/file-type.js';
 import { pdfPageText, withPdf } from '../../src/engines/pdf.js';
 import { z } from 'zod';
-import { entity, type Entity, type KeyValue } from '../../src/modules/exports/document-export.schemas.js';
+import { entity, type Entity, type KeyValue } from '../../src/domain/entities.js';
 import type { DocumentChunkResult, DocumentResult, Model, ModelInput, ModelResult } from '../../src/models/model.js';
 import type { ThreadModelInput } from '../../src/pipeline/engine-protocol.js';
 import { escapeXml, seededRandom } from '../engines/fixtures.js';

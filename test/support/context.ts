@@ -4,14 +4,14 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createPrisma, type PrismaClient } from '../../src/db/prisma.js';
 import { detectEngines, type EngineInventory } from '../../src/engines/inventory.js';
-import { loadSigningKeys, type SigningKeys } from '../../src/modules/auth/signing-keys.js';
+import { loadSigningKeys, type SigningKeys } from '../../src/credentials/signing-keys.js';
 import { createTenant, type NewTenant } from '../../src/modules/tenants/tenants.service.js';
-import { createQueueRedis } from '../../src/pipeline/queue-connection.js';
+import { createQueueRedis } from '../../src/queues/queue-connection.js';
 import { createBlobStore, createClientSecretCache, createRedis } from '../../src/runtime/services.js';
-import type { ClientSecretCache } from '../../src/modules/auth/client-secret-cache.js';
+import type { ClientSecretCache } from '../../src/credentials/client-secret-cache.js';
 import type { BlobStore } from '../../src/storage/blob-store.js';
 import { S3_TEST_BUCKET, S3_TEST_CREDENTIALS } from './s3-server.js';
-import { closeQueues, createQueues, type Queues } from '../../src/pipeline/queues.js';
+import { closeQueues, createQueues, type Queues } from '../../src/queues/queues.js';
 import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 

@@ -6,7 +6,7 @@
  * it never issues (forgedClaims).
  */
 import { SignJWT, decodeJwt, decodeProtectedHeader, generateKeyPair, type CryptoKey, type JWTPayload } from 'jose';
-import type { SigningKeys } from '../../src/modules/auth/signing-keys.js';
+import type { SigningKeys } from '../../src/credentials/signing-keys.js';
 
 export interface ForgedCredential {
   label: string;

@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import { expect } from 'vitest';
 import { publicBaseUrl } from '../../src/config.js';
 import type { PipelineDeps } from '../../src/pipeline/pipeline-deps.js';
-import { taskJob, type TaskJobPayload } from '../../src/pipeline/queues.js';
+import { taskJob, type TaskJobPayload } from '../../src/queues/queues.js';
 import { startWorkers, type WorkerOptions, type WorkerPool } from '../../src/pipeline/worker.js';
 import { blobStoreEnv, type TestContext } from './context.js';
 import { PROCESSING_ENDED_STATUSES } from '../../src/domain/enums.js';

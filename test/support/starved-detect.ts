@@ -9,8 +9,8 @@ import type { Config } from '../../src/config.js';
 import { createPrisma } from '../../src/db/prisma.js';
 import { detectTask } from '../../src/pipeline/detect.js';
 import { createEnginePool } from '../../src/pipeline/engine-pool.js';
-import { closeQueues, createQueues, type TaskJobPayload } from '../../src/pipeline/queues.js';
-import { createQueueRedis } from '../../src/pipeline/queue-connection.js';
+import { closeQueues, createQueues, type TaskJobPayload } from '../../src/queues/queues.js';
+import { createQueueRedis } from '../../src/queues/queue-connection.js';
 import { createBlobStore } from '../../src/runtime/services.js';
 
 const { config, queuePrefix, job } = JSON.parse(process.argv[2]!) as { config: Config; queuePrefix: string; job: TaskJobPayload };

@@ -5,9 +5,9 @@
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { createPrisma } from '../../src/db/prisma.js';
-import { createQueues } from '../../src/pipeline/queues.js';
+import { createQueues } from '../../src/queues/queues.js';
 import { startWorkers } from '../../src/pipeline/worker.js';
-import { createQueueRedis } from '../../src/pipeline/queue-connection.js';
+import { createQueueRedis } from '../../src/queues/queue-connection.js';
 import { createBlobStore } from '../../src/runtime/services.js';
 
 const config = loadConfig({ ...process.env, SOURCE_URL_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'silent' });

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Entity } from '../../modules/exports/document-export.schemas.js';
+import type { Entity } from '../../domain/entities.js';
 import { detectPerPage } from '../page/chunks.js';
 import { keyValueOf, newEntity, type PageRef } from '../page/text/entities.js';
 import { growBox, scaleBox } from '../page/text/geometry.js';

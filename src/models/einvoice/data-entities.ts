@@ -1,4 +1,4 @@
-import type { Cell, DocumentDataSource, Entity, Header } from '../../modules/exports/document-export.schemas.js';
+import type { Cell, DocumentDataSource, Entity, Header } from '../../domain/entities.js';
 import { keyValueOf, newEntity, type PageRef } from '../page/text/entities.js';
 import { cornerPoints, geometryOf, toBoundingBox, type Box } from '../page/text/geometry.js';
 import type { DataField, DataLineItem, InvoiceData } from './invoice-data.js';

@@ -1,5 +1,5 @@
 import { open, readFile } from 'node:fs/promises';
-import type { Entity } from '../../modules/exports/document-export.schemas.js';
+import type { Entity } from '../../domain/entities.js';
 import { averageConfidence, notDetectedEntity, type PageRef } from '../page/text/entities.js';
 import type { EntityChunk } from '../page/chunks.js';
 import type { InvoiceField } from '../fields/invoice-field-names.js';

@@ -1,5 +1,5 @@
 import type { Details, FieldName } from 'mrz';
-import type { Entity } from '../../modules/exports/document-export.schemas.js';
+import type { Entity } from '../../domain/entities.js';
 import { detectPerPage } from '../page/chunks.js';
 import { keyValueOf, newEntity, type Located, type PageRef } from '../page/text/entities.js';
 import { acceptDate, findLabelledFields, type FieldRule } from '../fields/labelled-fields.js';

@@ -1,7 +1,7 @@
 import type { Pixels } from '../../engines/pdf.js';
 import { cropPixels, toRgba } from '../../engines/pixels.js';
 import { readBarcodes } from '../../engines/qr.js';
-import type { Point } from '../../modules/exports/document-export.schemas.js';
+import type { Point } from '../../domain/entities.js';
 import { codeRegions, scannedCodeRegions } from './code-regions.js';
 import { boxOfPoints, round2, scaleBox, type Box } from './text/geometry.js';
 import { OCR_DPI, type SourcePage } from './page-reader.js';

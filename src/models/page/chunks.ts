@@ -1,4 +1,4 @@
-import type { Entity } from '../../modules/exports/document-export.schemas.js';
+import type { Entity } from '../../domain/entities.js';
 import { averageConfidence, type PageRef } from './text/entities.js';
 import type { DocumentChunkResult, ModelInput } from '../model.js';
 import { readPages, type ReadOptions, type SourcePage } from './page-reader.js';

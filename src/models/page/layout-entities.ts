@@ -1,4 +1,4 @@
-import type { Cell, Entity, Header } from '../../modules/exports/document-export.schemas.js';
+import type { Cell, Entity, Header } from '../../domain/entities.js';
 import { isQrCode, parseKeyValuePayload, type PageBarcode } from './barcodes.js';
 import { childKeyValueOf, keyValueOf, newEntity, type Located, type PageRef } from './text/entities.js';
 import { cornerPoints, geometryOf, toBoundingBox } from './text/geometry.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Entity, TemplateCell, TemplateHeader } from '../../modules/exports/document-export.schemas.js';
+import type { Entity, TemplateCell, TemplateHeader } from '../../domain/entities.js';
 import { detectPerPage } from '../page/chunks.js';
 import { childKeyValueOf, newEntity, type Located, type PageRef } from '../page/text/entities.js';
 import { centerOf, containsPoint, geometryOf, type Box } from '../page/text/geometry.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { NoSpeechEngineError, speechEngineFor, transcribe, type AsrConfig, type RecognizedWord } from '../../engines/asr.js';
 import { detectSilences, probeMedia, toMonoWav16k, type Silence } from '../../engines/media.js';
-import { cutAudio, planAudioSplit } from '../../pipeline/audio-split.js';
+import { cutAudio, planAudioSplit } from '../../engines/audio-split.js';
 import { ModelRejectedInputError, type Model, type TranscriptItem, type TranscriptWord } from '../model.js';
 
 const DEFAULT_LANGUAGE = 'en-US';

@@ -5,7 +5,7 @@
  * vendor is. Pure functions over the page's lines, so that the learning (api side, from the stored
  * result) and the reading (the models, from the pages) measure alike.
  */
-import type { Span } from '../../modules/exports/document-export.schemas.js';
+import type { Span } from '../../domain/entities.js';
 import type { Box } from '../page/text/geometry.js';
 import type { InvoiceField } from '../fields/invoice-field-names.js';
 import { findDates, plain } from '../fields/normalize.js';

@@ -5,7 +5,7 @@
  * are shares of the page's text frame, or multiples of a label's height: the same on a shifted or
  * rescaled scan of the same layout.
  */
-import type { Span } from '../../modules/exports/document-export.schemas.js';
+import type { Span } from '../../domain/entities.js';
 import { plausibleYear } from '../fields/field-values.js';
 import { unionBox, type Box } from '../page/text/geometry.js';
 import { findAmounts, findCurrencies, findDates, plainWithOffsets } from '../fields/normalize.js';

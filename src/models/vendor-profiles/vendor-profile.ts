@@ -11,7 +11,7 @@ import type { InvoiceField } from '../fields/invoice-field-names.js';
 import { plain } from '../fields/normalize.js';
 import { frameOf, keyOf, type ProfileLine, type ValueKind } from './vendor-profile-text.js';
 
-export type { VendorProfileSource } from '../../modules/exports/document-export.schemas.js';
+export type { VendorProfileSource } from '../../domain/entities.js';
 
 /** How each field's value is read and compared. */
 export const FIELD_KINDS: Readonly<Record<InvoiceField, ValueKind>> = {

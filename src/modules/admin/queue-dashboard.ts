@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { sendProblem } from '../../http/error-handler.js';
 import { basicMatches, bearerMatches } from '../../http/operator-auth.js';
-import type { Queues } from '../../pipeline/queues.js';
+import type { Queues } from '../../queues/queues.js';
 
 export const QUEUE_DASHBOARD_PREFIX = '/admin/queues';
 

@@ -1,34 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { bearerToken, type Caller } from '../../http/caller.js';
 import { UnauthorizedError } from '../../http/problem.js';
-import type { ClientSecretCache } from './client-secret-cache.js';
-import type { SigningKeys } from './signing-keys.js';
+import type { ClientSecretCache } from '../../credentials/client-secret-cache.js';
+import type { SigningKeys } from '../../credentials/signing-keys.js';
 import { InvalidTokenError, verifyAccessToken } from './tokens.js';
 
-export interface Caller {
-  tenantId: number;
-  clientId: string;
-}
-
 declare module 'fastify' {
-  interface FastifyRequest {
-    caller?: Caller;
-  }
   interface FastifyInstance {
     /** preHandler that requires a valid Bearer token and puts the caller's tenant on the request. */
     authenticate: (request: FastifyRequest) => Promise<void>;
   }
-}
-
-export function bearerToken(header: string | undefined): string | undefined {
-  const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
-  return match?.[1];
-}
-
-/** The tenant of an authenticated request; calling it on a route without auth is a programming error. */
-export function callerOf(request: FastifyRequest): Caller {
-  if (!request.caller) throw new Error('callerOf() on a route that does not authenticate');
-  return request.caller;
 }
 
 /**

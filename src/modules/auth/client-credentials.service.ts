@@ -3,7 +3,7 @@ import { AppError, type FieldError } from '../../http/problem.js';
 import { findClientByClientId } from './clients.repository.js';
 import type { AttemptLimit, FailedAttempts } from './failed-attempts.js';
 import { verifySecretIfAny } from './secret-hash.js';
-import type { SigningKeys } from './signing-keys.js';
+import type { SigningKeys } from '../../credentials/signing-keys.js';
 import { issueAccessToken, TOKEN_SCOPE } from './tokens.js';
 import type { VerifiedSecrets } from './verified-secrets.js';
 

@@ -1,7 +1,7 @@
 import { SignJWT, jwtVerify, errors as joseErrors, type JWTPayload } from 'jose';
 import { z } from 'zod';
 import { bodyRowId } from '../../http/schemas.js';
-import { TOKEN_ALG, type SigningKeys } from './signing-keys.js';
+import { TOKEN_ALG, type SigningKeys } from '../../credentials/signing-keys.js';
 
 export const TOKEN_SCOPE = 'WebAPI';
 

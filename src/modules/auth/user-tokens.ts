@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { bodyRowId } from '../../http/schemas.js';
-import type { SigningKeys } from './signing-keys.js';
+import type { SigningKeys } from '../../credentials/signing-keys.js';
 import { claimsOf, signToken, verifyToken, type TokenKind, type TokenOptions } from './tokens.js';
 
 /**

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../app-deps.js';
 import { requireDateWindow } from '../../http/list-query.js';
 import { problemResponses } from '../../http/schemas.js';
-import { callerOf } from '../auth/auth.plugin.js';
+import { callerOf } from '../../http/caller.js';
 import { batchPage, batchPageQuery, batchResponse, createBatchBody, getBatchQuery } from './batches.schemas.js';
 import { createBatch, getBatch, listBatches } from './batches.service.js';
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { paginationQuery, pageSchema, sortParam, utcDateTime } from '../../http/list-query.js';
-import { bodyRowId, isoDateTime, repeatable, rowId } from '../../http/schemas.js';
+import { bodyRowId, repeatable, rowId } from '../../http/schemas.js';
+import { isoDateTime } from '../../domain/date-time.js';
 
 export const createBatchBody = z
   .object({

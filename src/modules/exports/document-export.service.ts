@@ -2,18 +2,14 @@ import path from 'node:path';
 import { TaskType } from '../../domain/enums.js';
 import { BadRequestError } from '../../http/problem.js';
 import { toIso } from '../../http/schemas.js';
-import { signedFileUrl, userDisplayName, type ExportDeps } from './export-links.js';
+import { type ExportDeps } from './export-deps.js';
+import { userDisplayName } from '../../domain/user-names.js';
+import { signedFileUrl } from '../../storage/file-links.js';
 import { findTaskByRef, type TaskRef } from '../tasks/tasks.service.js';
 import { markHandedOver } from '../review/review.service.js';
 import { loadChunks, loadExportedTask, type ExportedTask } from './document-export.repository.js';
-import type {
-  Chunk,
-  DocumentExportResponse,
-  Entity,
-  ExportTaskFields,
-  SimplifiedDocumentExportResponse,
-  SimplifiedEntity,
-} from './document-export.schemas.js';
+import type { DocumentExportResponse, ExportTaskFields, SimplifiedDocumentExportResponse, SimplifiedEntity } from './document-export.schemas.js';
+import type { Chunk, Entity } from '../../domain/entities.js';
 
 type Deps = ExportDeps;
 

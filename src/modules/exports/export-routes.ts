@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { problemResponses } from '../../http/schemas.js';
-import { callerOf } from '../auth/auth.plugin.js';
+import { callerOf } from '../../http/caller.js';
 import type { TaskRef } from '../tasks/tasks.service.js';
 import { exportByQuery, exportPathParams, exportQuery } from './document-export.schemas.js';
 

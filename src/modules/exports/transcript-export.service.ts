@@ -3,20 +3,14 @@ import type { Db } from '../../db/prisma.js';
 import { TaskType } from '../../domain/enums.js';
 import { BadRequestError } from '../../http/problem.js';
 import { toIso } from '../../http/schemas.js';
-import { signedFileUrl, userDisplayName, type ExportDeps } from './export-links.js';
+import { type ExportDeps } from './export-deps.js';
+import { userDisplayName } from '../../domain/user-names.js';
+import { signedFileUrl } from '../../storage/file-links.js';
 import { findTaskByRef, type TaskRef } from '../tasks/tasks.service.js';
 import { markHandedOver } from '../review/review.service.js';
 import { loadTranscriptParts, loadTranscriptTask, type TranscriptPart, type TranscriptTask } from './transcript-export.repository.js';
-import {
-  transcriptAnnotation,
-  transcriptItem,
-  type SimplifiedTranscriptExportResponse,
-  type TranscriptAnnotation,
-  type TranscriptExportResponse,
-  type TranscriptItem,
-  type TranscriptSpeaker,
-  type TranscriptTaskFields,
-} from './transcript-export.schemas.js';
+import { type SimplifiedTranscriptExportResponse, type TranscriptExportResponse, type TranscriptTaskFields } from './transcript-export.schemas.js';
+import { transcriptAnnotation, transcriptItem, type TranscriptAnnotation, type TranscriptItem, type TranscriptSpeaker } from '../../domain/transcript-entities.js';
 
 type Deps = ExportDeps;
 

@@ -2,7 +2,7 @@ import { invalidField } from '../../http/problem.js';
 import { newEntity } from '../../models/page/text/entities.js';
 import { geometryOf } from '../../models/page/text/geometry.js';
 import { normalizeValue } from '../../models/fields/normalize.js';
-import type { Entity, KeyValue, Span } from '../exports/document-export.schemas.js';
+import type { Entity, KeyValue, Span } from '../../domain/entities.js';
 import type { FieldAddition, KeyValueEdit, ValuePlace } from './review.schemas.js';
 
 export interface Edit {

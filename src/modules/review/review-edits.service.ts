@@ -2,7 +2,7 @@ import type { AppDeps } from '../../app-deps.js';
 import { inTransaction, type Prisma } from '../../db/prisma.js';
 import { TaskType } from '../../domain/enums.js';
 import { BadRequestError, ConflictError, invalidField, NotFoundError } from '../../http/problem.js';
-import type { Entity } from '../exports/document-export.schemas.js';
+import type { Entity } from '../../domain/entities.js';
 import { addFields, applyKeyValueEdits } from './entity-edits.js';
 import { findChunks, findTaskSpeakers, findTranscript, saveChunkEdits, saveTranscriptEdits } from './review.repository.js';
 import type { EntityEditsBody, ReviewChunk, ReviewTranscript, TranscriptEditsBody } from './review.schemas.js';

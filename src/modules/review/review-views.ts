@@ -1,13 +1,7 @@
 import { z } from 'zod';
 import { toIso } from '../../http/schemas.js';
-import type { Entity } from '../exports/document-export.schemas.js';
-import {
-  transcriptAnnotation,
-  transcriptItem,
-  type TranscriptAnnotation,
-  type TranscriptItem,
-  type TranscriptSpeaker,
-} from '../exports/transcript-export.schemas.js';
+import type { Entity } from '../../domain/entities.js';
+import { transcriptAnnotation, transcriptItem, type TranscriptAnnotation, type TranscriptItem, type TranscriptSpeaker } from '../../domain/transcript-entities.js';
 import type { ChunkRow, TranscriptRow } from './review.repository.js';
 import type { ReviewChunk, ReviewTranscript } from './review.schemas.js';
 

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { IntegrationStatus, TaskAssignmentOrderType, TaskStatus, TaskType } from '../../domain/enums.js';
 import { pageSchema, paginationQuery } from '../../http/list-query.js';
-import { bodyRowId, intEnum, isoDateTime, rowId } from '../../http/schemas.js';
-import { entity } from '../exports/document-export.schemas.js';
-import { transcriptAnnotation, transcriptItem, transcriptSpeaker } from '../exports/transcript-export.schemas.js';
+import { bodyRowId, intEnum, rowId } from '../../http/schemas.js';
+import { isoDateTime } from '../../domain/date-time.js';
+import { entity } from '../../domain/entities.js';
+import { transcriptAnnotation, transcriptItem, transcriptSpeaker } from '../../domain/transcript-entities.js';
 
 /** The reviewer API: an extension beside the external spec, with its own user tokens. */
 

@@ -1,10 +1,10 @@
 import type { AppDeps } from '../../app-deps.js';
 import { UserStatus } from '../../domain/enums.js';
 import { ForbiddenError, UnauthorizedError } from '../../http/problem.js';
-import { bearerToken } from '../auth/auth.plugin.js';
+import { bearerToken } from '../../http/caller.js';
 import { InvalidTokenError } from '../auth/tokens.js';
 import { verifyUserToken } from '../auth/user-tokens.js';
-import { userDisplayName } from '../exports/export-links.js';
+import { userDisplayName } from '../../domain/user-names.js';
 import { mayReviewSomewhere, userRolesOf, type UserRoles } from '../users/workspace-roles.js';
 import { findUserWithMemberships } from './review.repository.js';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { invalidField } from '../../http/problem.js';
-import type { TranscriptAnnotation, TranscriptItem } from '../exports/transcript-export.schemas.js';
+import type { TranscriptAnnotation, TranscriptItem } from '../../domain/transcript-entities.js';
 import type { TranscriptEditsBody } from './review.schemas.js';
 
 export interface Author {

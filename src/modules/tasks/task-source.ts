@@ -4,8 +4,8 @@ import type { Db } from '../../db/prisma.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import { findUpload } from '../uploads/uploads.repository.js';
 import { uploadFiles } from '../uploads/upload-storage.js';
-import { checkSourceReachable } from '../../pipeline/source-fetch.js';
-import { SourceUnreachableError } from '../../pipeline/url-guard.js';
+import { checkSourceReachable } from '../../net/source-fetch.js';
+import { SourceUnreachableError } from '../../net/url-guard.js';
 
 export const UPLOAD_PATH = '/files/';
 

@@ -21,7 +21,7 @@ export function findTaskByIdOrThrow(db: Db, tenantId: number, taskId: number) {
   return db.task.findUniqueOrThrow({ where: { id: taskId, tenantId } });
 }
 
-/** The task's status alone, for the count of tasks whose processing ended (observability/job-observer.ts). */
+/** The task's status alone, for the count of tasks whose processing ended (pipeline/job-observer.ts). */
 export function findTaskStatusCode(db: Db, tenantId: number, taskId: number) {
   return db.task.findUnique({ where: { id: taskId, tenantId }, select: { taskStatus: true } });
 }

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { IntegrationStatus, TaskAssignmentOrderType, TaskStatus } from '../../domain/enums.js';
 import { PAGE_RANGE_PATTERN } from '../../domain/page-range.js';
 import { paginationQuery, pageSchema, sortParam, utcDateTime } from '../../http/list-query.js';
-import { bodyRowId, intEnum, isoDateTime, repeatable, rowId } from '../../http/schemas.js';
+import { bodyRowId, intEnum, repeatable, rowId } from '../../http/schemas.js';
+import { isoDateTime } from '../../domain/date-time.js';
 
 export const TRANSCRIPT_LANGUAGES = ['pt-PT', 'en-US', 'fr-FR', 'de-DE', 'es-ES'] as const;
 

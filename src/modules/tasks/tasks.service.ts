@@ -15,14 +15,14 @@ import { isHighPriority } from '../../domain/priority.js';
 import { pageRangeProblems } from '../../domain/page-range.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, type FieldError } from '../../http/problem.js';
 import { toIso } from '../../http/schemas.js';
-import { enqueuePreprocess, taskJob } from '../../pipeline/queues.js';
+import { enqueuePreprocess, taskJob } from '../../queues/queues.js';
 import { tasksCreated } from '../../observability/metrics.js';
 import { findUsersWithRolesIn } from '../users/users.repository.js';
 import { roleInWorkspace, roleMayReview, userRolesOf } from '../users/workspace-roles.js';
 import { assertSourceAvailable } from './task-source.js';
 import { clearTaskResults } from './task-results.repository.js';
 import { changeBatchTotalTasks } from '../batches/batches.repository.js';
-import { deleteEarlierRunFiles, deleteTaskFiles } from '../../pipeline/task-files.js';
+import { deleteEarlierRunFiles, deleteTaskFiles } from '../../storage/task-files.js';
 import {
   findLiveParts,
   findTaskByExternalId,

@@ -8,7 +8,7 @@ import { AbortMultipartUploadCommand, HeadObjectCommand } from '@aws-sdk/client-
 import type { DataStore } from '@tus/server';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/prisma.js';
-import { uploadsDir } from '../../pipeline/pipeline-deps.js';
+import { uploadsDir } from '../../storage/task-files.js';
 import { LocalBlobStore, type BlobStore } from '../../storage/blob-store.js';
 import { S3BlobStore, s3ClientConfig } from '../../storage/s3-blob-store.js';
 import { UploadFileStore } from './upload-file-store.js';

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { BadRequestError } from '../../http/problem.js';
 import { problemResponses } from '../../http/schemas.js';
-import { callerOf } from '../auth/auth.plugin.js';
+import { callerOf } from '../../http/caller.js';
 import {
   availableRolesResponse,
   inviteTenantUsersBody,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Roles, UserStatus } from '../../domain/enums.js';
-import { isoDateTime, MAX_ROW_ID, rowId } from '../../http/schemas.js';
+import { MAX_ROW_ID, rowId } from '../../http/schemas.js';
+import { isoDateTime } from '../../domain/date-time.js';
 
 /**
  * Every message here is a whole sentence: the invite routes answer any invalid body with the

@@ -13,7 +13,7 @@ import type { FieldEvidence, ProfileFields } from '../../models/vendor-profiles/
 import { impossibleFields } from '../../models/fields/impossible-values.js';
 import { learnField, learnIdentity, mergeEvidence, reviewedValue, type LearnedIdentity, type ReviewedField, type ReviewedPage } from '../../models/vendor-profiles/vendor-profile-learn.js';
 import type { ProfileLine } from '../../models/vendor-profiles/vendor-profile-text.js';
-import { vendorProfileSource, type Entity } from '../exports/document-export.schemas.js';
+import { vendorProfileSource, type Entity } from '../../domain/entities.js';
 import {
   chunksWithFields,
   countChunks,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { paginationQuery, pageSchema } from '../../http/list-query.js';
-import { isoDateTime, rowId } from '../../http/schemas.js';
+import { rowId } from '../../http/schemas.js';
+import { isoDateTime } from '../../domain/date-time.js';
 import { INVOICE_FIELDS } from '../../models/fields/invoice-field-names.js';
 
 /**

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { problemResponses } from '../../http/schemas.js';
-import { callerOf } from '../auth/auth.plugin.js';
+import { callerOf } from '../../http/caller.js';
 import {
   createdWebhookResponse,
   createWebhookBody,

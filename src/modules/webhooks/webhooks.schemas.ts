@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { TaskStatus } from '../../domain/enums.js';
 import { paginationQuery, pageSchema } from '../../http/list-query.js';
-import { intEnum, isoDateTime, rowId } from '../../http/schemas.js';
+import { intEnum, rowId } from '../../http/schemas.js';
+import { isoDateTime } from '../../domain/date-time.js';
 import { taskStatusResponse } from '../tasks/tasks.schemas.js';
 
 export const WEBHOOK_EVENT_TYPES = [

@@ -2,7 +2,7 @@ import type { AppDeps } from '../../app-deps.js';
 import { toPage, type Page } from '../../http/list-query.js';
 import { ConflictError, NotFoundError, UnprocessableError } from '../../http/problem.js';
 import { toIso } from '../../http/schemas.js';
-import { assertPublicHttpUrl, SourceUnreachableError } from '../../pipeline/url-guard.js';
+import { assertPublicHttpUrl, SourceUnreachableError } from '../../net/url-guard.js';
 import { renderEvent } from './webhook-events.js';
 import { newWebhookSecret } from './webhook-signature.js';
 import {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { callerOf } from '../auth/auth.plugin.js';
+import { callerOf } from '../../http/caller.js';
 import { problemResponses } from '../../http/schemas.js';
 import type { AppDeps } from '../../app-deps.js';
 import { currentWorkspaces } from './workspaces.service.js';

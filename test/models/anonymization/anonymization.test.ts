@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ocrImage } from '../../../src/engines/ocr.js';
 import { renderPdfPage } from '../../../src/engines/pdf.js';
-import type { Entity } from '../../../src/modules/exports/document-export.schemas.js';
+import type { Entity } from '../../../src/domain/entities.js';
 import { anonymizationModel } from '../../../src/models/anonymization/anonymization.js';
 import { useScratchDir } from '../../engines/fixtures.js';
 import { documentResult, firstPageEntities, modelInput, pdfLayerText, renderPage, textPdf, writeFixture, type Placed } from '../document-fixtures.js';

@@ -5,7 +5,7 @@
  */
 import { PDFDocument, PDFName } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import type { Entity } from '../../../src/modules/exports/document-export.schemas.js';
+import type { Entity } from '../../../src/domain/entities.js';
 import { INVOICE_FIELDS } from '../../../src/models/fields/invoice-field-names.js';
 import { invoicesUniversalModel } from '../../../src/models/invoice/invoice.js';
 import { parseXml } from '../../../src/models/einvoice/xml-tree.js';

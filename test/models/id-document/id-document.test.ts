@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Entity } from '../../../src/modules/exports/document-export.schemas.js';
+import type { Entity } from '../../../src/domain/entities.js';
 import { idDocumentModel } from '../../../src/models/id-document/id-document.js';
 import { useScratchDir } from '../../engines/fixtures.js';
 import { firstPageEntities, renderPage, scannedLook, textPdf, writeFixture } from '../document-fixtures.js';

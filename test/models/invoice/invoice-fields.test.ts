@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Entity } from '../../../src/modules/exports/document-export.schemas.js';
+import type { Entity } from '../../../src/domain/entities.js';
 import { invoicesUniversalModel } from '../../../src/models/invoice/invoice.js';
 import { useScratchDir } from '../../engines/fixtures.js';
 import { fields, firstPageEntities, textPdf, writeFixture, type Placed } from '../document-fixtures.js';

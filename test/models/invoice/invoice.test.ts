@@ -1,6 +1,6 @@
 import QRCode from 'qrcode';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Entity } from '../../../src/modules/exports/document-export.schemas.js';
+import type { Entity } from '../../../src/domain/entities.js';
 import { invoicesPortugalModel, invoicesUniversalModel, receiptsModel } from '../../../src/models/invoice/invoice.js';
 import { useScratchDir } from '../../engines/fixtures.js';
 import { fields, firstPageEntities, renderPage, scannedLook, textPdf, valueOf, writeFixture, type Placed } from '../document-fixtures.js';

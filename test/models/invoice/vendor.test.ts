@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Entity } from '../../../src/modules/exports/document-export.schemas.js';
+import type { Entity } from '../../../src/domain/entities.js';
 import { invoicesUniversalModel } from '../../../src/models/invoice/invoice.js';
 import { buildPageText, type PageWord } from '../../../src/models/page/text/text-lines.js';
 import { correctLegalForm, recipientUnderSenderLine } from '../../../src/models/fields/vendor.js';

@@ -1,7 +1,7 @@
 import QRCode from 'qrcode';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { entity as entitySchema, type Entity } from '../../../src/modules/exports/document-export.schemas.js';
+import { entity as entitySchema, type Entity } from '../../../src/domain/entities.js';
 import { layoutModel } from '../../../src/models/page/layout.js';
 import { useScratchDir, wordAccuracy } from '../../engines/fixtures.js';
 import {

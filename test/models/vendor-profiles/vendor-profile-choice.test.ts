@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Entity } from '../../../src/modules/exports/document-export.schemas.js';
+import type { Entity } from '../../../src/domain/entities.js';
 import { invoicesUniversalModel } from '../../../src/models/invoice/invoice.js';
 import type { VendorProfileSnapshot } from '../../../src/models/vendor-profiles/vendor-profile.js';
 import { cappedConfidence } from '../../../src/models/vendor-profiles/vendor-profile-choice.js';

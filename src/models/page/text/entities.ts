@@ -1,4 +1,4 @@
-import type { ChildKeyValue, Entity, KeyValue, Span } from '../../../modules/exports/document-export.schemas.js';
+import type { ChildKeyValue, Entity, KeyValue, Span } from '../../../domain/entities.js';
 import { geometryOf, round4, type Box } from './geometry.js';
 
 /** The page an entity is on: its number in the document and its chunk (1-based position among the pages processed). */

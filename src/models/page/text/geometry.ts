@@ -1,5 +1,5 @@
 import type { Box } from '../../../engines/geometry.js';
-import type { BoundingBox, Geometry, Point, Span } from '../../../modules/exports/document-export.schemas.js';
+import type { BoundingBox, Geometry, Point, Span } from '../../../domain/entities.js';
 
 export type { Box };
 

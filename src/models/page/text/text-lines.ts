@@ -1,4 +1,4 @@
-import type { Span } from '../../../modules/exports/document-export.schemas.js';
+import type { Span } from '../../../domain/entities.js';
 import { overlap, unionBox, type Box } from './geometry.js';
 
 /**

@@ -13,8 +13,8 @@ import {
   SourceTooLargeError,
   checkSourceReachable,
   downloadSource,
-} from '../../src/pipeline/source-fetch.js';
-import { SourceUnreachableError } from '../../src/pipeline/url-guard.js';
+} from '../../src/net/source-fetch.js';
+import { SourceUnreachableError } from '../../src/net/url-guard.js';
 import { LocalBlobStore } from '../../src/storage/blob-store.js';
 
 // Host names the guard resolves from this table instead of the system resolver; everything else

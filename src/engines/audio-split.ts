@@ -1,5 +1,5 @@
-import type { Silence } from '../engines/media.js';
-import { runMediaTool } from '../engines/media-tools.js';
+import type { Silence } from './media.js';
+import { runMediaTool } from './media-tools.js';
 
 /** A stretch of the recording, in seconds from its start. */
 export interface AudioPart {

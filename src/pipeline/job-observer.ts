@@ -4,9 +4,9 @@ import type { Logger } from 'pino';
 import type { PrismaClient } from '../db/prisma.js';
 import { nameOf, PROCESSING_ENDED_STATUSES, TaskStatus } from '../domain/enums.js';
 import { findTaskStatusCode } from '../modules/tasks/tasks.repository.js';
-import { runInJobContext, type JobLogFields } from './job-context.js';
-import { jobDuration, tasksFinished } from './metrics.js';
-import { listenToThreadCounts } from './thread-counts.js';
+import { runInJobContext, type JobLogFields } from '../observability/job-context.js';
+import { jobDuration, tasksFinished } from '../observability/metrics.js';
+import { listenToThreadCounts } from '../observability/thread-counts.js';
 
 export interface JobObserverDeps {
   log: Logger;

@@ -1,4 +1,4 @@
-import type { Db } from '../db/prisma.js';
+import type { Db } from '../../db/prisma.js';
 
 /** Whether Postgres answers: the readiness check reads no table and no organization's data. */
 export async function pingDatabase(db: Db): Promise<void> {

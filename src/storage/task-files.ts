@@ -1,6 +1,16 @@
-import type { BlobStore } from '../storage/blob-store.js';
-import { deleteBlobsUnder } from '../storage/blob-store.js';
-import { taskBlobKey } from './pipeline-deps.js';
+import path from 'node:path';
+import type { Config } from '../config.js';
+import { deleteBlobsUnder, type BlobStore } from './blob-store.js';
+
+/** Where TUS uploads are stored (shared by the api, which receives them, and the workers). */
+export function uploadsDir(config: Config): string {
+  return path.resolve(config.DATA_DIR, 'uploads');
+}
+
+/** The key of a task's stored file: everything of a task lives under its own prefix. */
+export function taskBlobKey(tenantId: number, taskId: number, name: string): string {
+  return `tenants/${tenantId}/tasks/${taskId}/${name}`;
+}
 
 /**
  * Deletes every stored file of a task that is gone for good (a part superseded by a reprocess of

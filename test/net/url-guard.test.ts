@@ -8,7 +8,7 @@ import {
   classifyAddress,
   pinnedLookup,
   type AddressClass,
-} from '../../src/pipeline/url-guard.js';
+} from '../../src/net/url-guard.js';
 
 describe('classifyAddress', () => {
   it.each<[string, AddressClass]>([

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../app-deps.js';
-import { unavailableWork } from '../engines/inventory.js';
+import type { AppDeps } from '../../app-deps.js';
+import { unavailableWork } from '../../engines/inventory.js';
 import { pingDatabase } from './health.repository.js';
 
 const readiness = z.object({

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { detectSilences, probeMedia } from '../../src/engines/media.js';
-import { cutAudio, planAudioSplit, type AudioPart } from '../../src/pipeline/audio-split.js';
+import { cutAudio, planAudioSplit, type AudioPart } from '../../src/engines/audio-split.js';
 import { tool, useScratchDir } from '../engines/fixtures.js';
 
 const silence = (start: number, end: number) => ({ start, end });
