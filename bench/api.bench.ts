@@ -47,7 +47,7 @@ interface Options {
 function readOptions(): Options {
   return {
     tasks: Math.floor(envNumber('BENCH_TASKS', 1_000_000)),
-    // issue 12 measured lists with 81k tasks queued; 0 is allowed (no backlog).
+    // Lists were once measured with 81k tasks queued, the backlog of a busy day; 0 is allowed (no backlog).
     backlog: Math.floor(envNumber('BENCH_BACKLOG', 80_000, { allowZero: true })),
     concurrency: Math.floor(envNumber('BENCH_CONCURRENCY', 8)),
     seconds: envNumber('BENCH_SECONDS', 10),

@@ -3,7 +3,7 @@
  * it (src/main.ts dev: api and queue workers in one process), in a child process of its own. A
  * load client (another child) measures GET /health and GET sdtask/status, first at idle, then
  * while a 200-page text PDF and a 20-page scanned PDF are processed on the demo Layout workspace.
- * Goal (issue 12): p99 under load at most 2x the idle p99 and under 50 ms. Also printed: how long
+ * Goal: p99 under load at most 2x the idle p99 and under 50 ms. Also printed: how long
  * each document took and how it ended, the app's peak RSS, and any job lock the workers lost.
  *
  *   npm run bench:isolation      (DATABASE_URL, else the embedded Postgres of `npm start`)

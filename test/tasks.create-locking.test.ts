@@ -11,7 +11,7 @@ import { numberedPagesPdf } from './support/fixtures.js';
 
 /**
  * How a create holds the workspace's task-number lock: only inside one statement, never across
- * round trips to the api (issue 12: an interactive transaction held it ~6 ms per create), and in
+ * round trips to the api (an interactive transaction once held it ~6 ms per create), and in
  * an order that cannot deadlock with the other writers of the same rows.
  */
 

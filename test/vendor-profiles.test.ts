@@ -1,5 +1,5 @@
 /**
- * Vendor profiles (issue 16) through the HTTP API: a reviewer's corrections of one vendor's
+ * Vendor profiles through the HTTP API: a reviewer's corrections of one vendor's
  * invoice teach its organization's profile, the next invoice of that vendor is read with it (the
  * export says which fields came from it), other organizations get nothing from it, a redesigned
  * layout is not forced into wrong values, and the extension routes list, show and delete profiles.

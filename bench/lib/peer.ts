@@ -71,7 +71,7 @@ async function tenantOf(request: FastifyRequest, deps: PeerDeps): Promise<number
 }
 
 /**
- * The create a bare Fastify + Prisma service would write (issue 12's peer): JWT check, HEAD of the
+ * The create a bare Fastify + Prisma service would write (the creates' peer): JWT check, HEAD of the
  * source, then a Prisma interactive transaction that locks the workspace row for the next number
  * and inserts the task, then the BullMQ add after commit.
  */

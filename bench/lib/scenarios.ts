@@ -1,6 +1,6 @@
 import type { Bounds, ListQuery, RequestShape, Scenario } from './protocol.js';
 
-/** The targets the service is held to, at 1M tasks on 2 cores (issue 12 for creates). */
+/** The targets the service is held to, at 1M tasks on 2 cores. */
 export const TARGET_P99_MS = { create: 50, status: 10, list: 100 } as const;
 export const TARGET_CREATES_PER_SECOND = 500;
 

@@ -119,7 +119,7 @@ const YEAR: TaskSlice = {
 /**
  * The backlog: tasks submitted in the last hour that wait for pre-processing, the newest rows of
  * the table. A burst of similarly named files that sort before the year's names: the worst case
- * for a list that walks the id or name order and skips them (issue 12 measured 194-258 ms p99
+ * for a list that walks the id or name order and skips them (such lists once took 194-258 ms p99
  * with 81k of them). The benchmark's own creates, named "bench create N", add to it run by run.
  */
 const BACKLOG: TaskSlice = {

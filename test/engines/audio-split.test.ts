@@ -7,8 +7,8 @@ import { tool, useScratchDir } from '../engines/fixtures.js';
 const silence = (start: number, end: number) => ({ start, end });
 const lengths = (parts: AudioPart[]) => parts.map((p) => p.end - p.start);
 
-// Issue 11 changed the rule: splitChunkDurationMinutes is the longest a part may be (it used to
-// be the shortest, cut at the first silence after it).
+// splitChunkDurationMinutes is the longest a part may be, not the shortest (cut at the first
+// silence after it), as it once was.
 describe('planAudioSplit', () => {
   it('keeps a recording no longer than a part whole', () => {
     expect(planAudioSplit(500, [silence(100, 102), silence(300, 301)], 10)).toEqual([{ start: 0, end: 500 }]);

@@ -39,7 +39,7 @@ export interface TenantObjects {
   /** The plain token of a pending invitation's link. */
   invitationToken: string;
   invitedEmail: string;
-  /** A vendor profile of the default workspace (issue 16), as a review of one of its invoices leaves it. */
+  /** A vendor profile of the default workspace, as a review of one of its invoices leaves it. */
   vendorProfileId: number;
 }
 

@@ -118,8 +118,8 @@ describe('transcription model', () => {
       await mkdir(workDir);
       const result = (await createTranscriptionModel({ ASR_URL: asrUrl })(transcriptionInput(recording, 'audio', workDir, 'fr-FR'))) as TranscriptResult;
 
-      // Windows of at most 10 minutes, each cut in the middle of the last silence before its limit
-      // (issue 11): [0, 583], [583, 1166] and [1166, 1260].
+      // Windows of at most 10 minutes, each cut in the middle of the last silence before its limit:
+      // [0, 583], [583, 1166] and [1166, 1260].
       expect(uploads).toHaveLength(3);
       expect(result.items.map((item) => [item.start, item.end, item.displayText])).toEqual([
         [1, 1.5, 'bonjour'],
