@@ -19,6 +19,7 @@
  *
  * Options (environment): BENCH_ONLY=receipts|invoices|einvoices|public-invoices, BENCH_LIMIT=n (first n documents of each
  * set), BENCH_MATCH=regex (only the documents whose name matches, e.g. "letterhead" or "^005$"),
+ * BENCH_BATCH=n[,n...] (only the public invoices of those batches: a new batch's first sight),
  * BENCH_INVOICES=n (how many invoices; 72 by default), BENCH_VERBOSE=1 (every wrong field),
  * BENCH_JSON=file (every outcome, to compare runs), BENCH_KEEP=dir (keep the generated invoices),
  * BENCH_TURN=degrees (every invoice scan and photo turned that far, either way, instead of up to 1.5),
@@ -51,6 +52,7 @@ const limit = process.env.BENCH_LIMIT ? Number(process.env.BENCH_LIMIT) : Infini
 const verbose = process.env.BENCH_VERBOSE === '1';
 const compareOcr = process.env.BENCH_OCR_COMPARE === '1';
 const match = process.env.BENCH_MATCH ? new RegExp(process.env.BENCH_MATCH) : undefined;
+const batches = process.env.BENCH_BATCH ? new Set(process.env.BENCH_BATCH.split(',').map(Number)) : undefined;
 const INVOICE_SEED = 13;
 const invoiceCount = Number(process.env.BENCH_INVOICES ?? 72);
 const expectedFile = path.join(here, 'accuracy', 'invoices.expected.json');
@@ -207,7 +209,7 @@ async function publicInvoicesSet(): Promise<{ data: SetResult; printed: SetResul
   const groups = new Map<string, string>();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-public-invoices-'));
   try {
-    const named = documents.map((doc) => ({ doc, document: `${doc.name} ${doc.country}/${doc.language} ${doc.kind}` }));
+    const named = documents.filter((doc) => !batches || batches.has(doc.batch)).map((doc) => ({ doc, document: `${doc.name} ${doc.country}/${doc.language} ${doc.kind}` }));
     for (const { doc, document } of named.filter((n) => !match || match.test(n.document)).slice(0, limit)) {
       groups.set(document, `${doc.kind} ${doc.country}`);
       const pages = Array.from({ length: Math.min(await pageCount(doc.file), PUBLIC_INVOICE_PAGES) }, (_, i) => i + 1);

@@ -25,6 +25,7 @@ interface ManifestEntry {
   country: string;
   language: string;
   labels: InvoiceLabels;
+  batch: number;
 }
 
 export interface PublicInvoice {
@@ -33,6 +34,8 @@ export interface PublicInvoice {
   kind: PublicInvoiceKind;
   country: string;
   language: string;
+  /** The batch the document was added with (each batch is measured at first sight before study). */
+  batch: number;
   expected: Partial<Record<PublicInvoiceField, ExpectedField>>;
 }
 
@@ -49,6 +52,7 @@ export async function loadPublicInvoices(folder: string): Promise<PublicInvoice[
     kind: entry.kind,
     country: entry.country,
     language: entry.language,
+    batch: entry.batch,
     expected: expectedOfLabels(entry.labels),
   }));
 }

@@ -68,4 +68,10 @@ describe('the public invoice corpus', () => {
       expect(existsSync(path.join(FOLDER, 'files', doc.file))).toBe(true);
     }
   });
+
+  it('tells the batch each document came with, the unit measured at first sight', async () => {
+    const documents = (await loadPublicInvoices(FOLDER)) ?? [];
+    expect(documents.length).toBeGreaterThan(0);
+    for (const doc of documents) expect(Number.isInteger(doc.batch) && doc.batch >= 1, doc.name).toBe(true);
+  });
 });
