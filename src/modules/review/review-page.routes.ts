@@ -11,6 +11,11 @@ const PAGE_DIR = new URL('../../../public/review/', import.meta.url);
 const FILES: Record<string, string> = {
   'index.html': 'text/html; charset=utf-8',
   'app.js': 'text/javascript; charset=utf-8',
+  'api.js': 'text/javascript; charset=utf-8',
+  'dom.js': 'text/javascript; charset=utf-8',
+  'fields.js': 'text/javascript; charset=utf-8',
+  'document-view.js': 'text/javascript; charset=utf-8',
+  'transcript-view.js': 'text/javascript; charset=utf-8',
   'style.css': 'text/css; charset=utf-8',
 };
 
@@ -56,7 +61,7 @@ export const reviewPageRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         ...schema,
         operationId: 'reviewPageFile',
-        summary: 'A file of the reviewer web page (app.js, style.css)',
+        summary: 'A file of the reviewer web page (its scripts and style.css)',
         params: z.object({ file: z.string().max(64) }),
       },
     },
