@@ -5,6 +5,16 @@
 import type { Page } from 'playwright-core';
 import type { Entity } from '../../src/modules/exports/document-export.schemas.js';
 
+/**
+ * The little of the browser's DOM the functions run in the page use (they are sent to the browser
+ * as source; the project's TypeScript has no DOM library, and the page's content security policy
+ * refuses strings evaluated as script).
+ */
+declare const document: {
+  activeElement: { dataset?: Record<string, string | undefined> } | null;
+  querySelector(selector: string): { naturalWidth?: number } | null;
+};
+
 /** Clicks and key presses (a chord such as Alt+ArrowDown is one) to fix the two fields and complete. */
 export const REVIEW_ACTIONS_GOAL = 8;
 
@@ -56,17 +66,17 @@ class Reviewer {
 }
 
 /** The focused field's category (the page focuses the first field to check when a task opens). */
-export async function focusedCategory(page: Page): Promise<string | undefined> {
-  return (await page.evaluate('document.activeElement?.dataset?.category')) as string | undefined;
+export function focusedCategory(page: Page): Promise<string | undefined> {
+  return page.evaluate(() => document.activeElement?.dataset?.category);
 }
 
 async function waitForFocus(page: Page, category: string) {
-  await page.waitForFunction(`document.activeElement?.dataset?.category === ${JSON.stringify(category)}`, undefined, { timeout: 10_000 });
+  await page.waitForFunction((c) => document.activeElement?.dataset?.category === c, category, { timeout: 10_000 });
 }
 
 /** Resolves once the page's first image has arrived. */
 export async function pageImageShown(page: Page) {
-  await page.waitForFunction("document.querySelector('.page-image img')?.naturalWidth > 0", undefined, { timeout: 20_000 });
+  await page.waitForFunction(() => (document.querySelector('.page-image img')?.naturalWidth ?? 0) > 0, undefined, { timeout: 20_000 });
 }
 
 /**
