@@ -151,6 +151,22 @@ describe('the reviewer page on an invoice', () => {
     await page.close();
   });
 
+  it('edits the line items in their table: typed, or taken from a word on the page; the save stores the cells', async () => {
+    const { task, page, problems, entities } = await openInvoice();
+    const items = entities.findIndex((e) => e.type === 'Table' && e.category === 'LineItems');
+    const cell = (row: number, column: number) => page.locator(`.items-table input[data-key="c:1:${items}:${row}:${column}"]`);
+    await cell(1, 1).fill('13');
+    await cell(2, 0).focus();
+    await page.locator('.page-image .word[data-text="Domain"]').click();
+    expect(await cell(2, 0).inputValue()).toBe('Domain');
+    await page.click('#save');
+    await expect.poll(() => page.textContent('#message')).toBe('Saved.');
+    const table = (await storedEntities(task.id))[items]!.table!;
+    expect(table.tableRowsTableContent).toMatchObject({ '1': 'Website maintenance (March)\t13\t85.00\t1,020.00', '2': 'Domain\t1\t240.00\t240.00' });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('moves to the next field to check with Alt+ArrowDown, accepts with Enter, undoes with Ctrl+Z', async () => {
     const { page, problems } = await openInvoice();
     expect(await focusedCategory(page)).toBe('DueDate');
