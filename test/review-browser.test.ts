@@ -15,6 +15,9 @@ import { launchChromium, logIn as logInAt, openPage as openBrowserPage } from '.
 import { createUser, entityIndex, seedDetectedTask, seedDocumentTask, seedTranscriptTask, type TestUser } from './support/review.js';
 import { createTestContext } from './support/context.js';
 
+/** Saving and completing wait on the API (a completion teaches the vendor's profile): more than poll's default second on a busy machine. */
+const COMPLETION = { timeout: 20_000 };
+
 let ctx: TestContext;
 let browser: Browser;
 let baseUrl: string;
@@ -62,7 +65,7 @@ describe('reviewer page in Chromium', () => {
 
     await field.fill('99.00 EUR');
     await page.click('#complete');
-    await expect.poll(() => page.textContent('#message')).toContain(`Review of task #${task.id} completed`);
+    await expect.poll(() => page.textContent('#message'), COMPLETION).toContain(`Review of task #${task.id} completed`);
     expect(await page.locator(`button[data-task-id="${task.id}"]`).count()).toBe(0);
     expect(problems).toEqual([]);
     await page.close();
@@ -99,9 +102,9 @@ describe('reviewer page in Chromium', () => {
     await page.click('text=Add annotation');
     await page.locator('#annotations [name=content]').fill('caller greets');
     await page.click('#save');
-    await expect.poll(() => page.textContent('#message')).toBe('Saved.');
+    await expect.poll(() => page.textContent('#message'), COMPLETION).toBe('Saved.');
     await page.click('#complete');
-    await expect.poll(() => page.textContent('#message')).toContain(`Review of task #${task.id} completed`);
+    await expect.poll(() => page.textContent('#message'), COMPLETION).toContain(`Review of task #${task.id} completed`);
     expect(problems).toEqual([]);
     await page.close();
 

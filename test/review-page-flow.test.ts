@@ -14,6 +14,9 @@ import { createTestContext, createTestTenant, type TestContext } from './support
 import { createUser, seedDetectedTask } from './support/review.js';
 import { reviewInvoice } from './support/review-invoice.js';
 
+/** Saving and completing wait on the API (a completion teaches the vendor's profile): more than poll's default second on a busy machine. */
+const COMPLETION = { timeout: 20_000 };
+
 let ctx: TestContext;
 let browser: Browser;
 let baseUrl: string;
@@ -124,7 +127,7 @@ describe('the reviewer page on an invoice', () => {
     expect(await input(page, 'DueDate').inputValue()).toBe(FIXES[0].content);
 
     await page.click('#save');
-    await expect.poll(() => page.textContent('#message')).toBe('Saved.');
+    await expect.poll(() => page.textContent('#message'), COMPLETION).toBe('Saved.');
     // What was stored: the values and where the reviewer pointed, around the printed words.
     const stored = await storedEntities(task.id);
     const wordBox = (text: string) => entities.filter((e) => e.type === 'Line').flatMap((e) => e.keyValues.slice(1)).find((w) => w.content === text)!.boundingBox;
@@ -145,7 +148,7 @@ describe('the reviewer page on an invoice', () => {
     // After the save the page shows the saved values, no longer marked; Ctrl+Enter completes.
     expect(await input(page, 'InvoiceTotal').inputValue()).toBe(FIXES[1].word);
     await page.keyboard.press('Control+Enter');
-    await expect.poll(() => page.textContent('#message')).toContain(`Review of task #${task.id} completed`);
+    await expect.poll(() => page.textContent('#message'), COMPLETION).toContain(`Review of task #${task.id} completed`);
     expect((await ctx.prisma.task.findUniqueOrThrow({ where: { id: task.id } })).taskStatus).toBe(TaskStatus.ExportCompleted);
     expect(problems).toEqual([]);
     await page.close();
@@ -160,7 +163,7 @@ describe('the reviewer page on an invoice', () => {
     await page.locator('.page-image .word[data-text="Domain"]').click();
     expect(await cell(2, 0).inputValue()).toBe('Domain');
     await page.click('#save');
-    await expect.poll(() => page.textContent('#message')).toBe('Saved.');
+    await expect.poll(() => page.textContent('#message'), COMPLETION).toBe('Saved.');
     const table = (await storedEntities(task.id))[items]!.table!;
     expect(table.tableRowsTableContent).toMatchObject({ '1': 'Website maintenance (March)\t13\t85.00\t1,020.00', '2': 'Domain\t1\t240.00\t240.00' });
     expect(problems).toEqual([]);
@@ -203,7 +206,7 @@ describe('the reviewer page on an invoice', () => {
   it(`fixes the two wrong fields and completes in at most ${REVIEW_ACTIONS_GOAL} clicks and keys (the scripted review of bench:review)`, async () => {
     const { task, page, problems, index } = await openInvoice();
     const { actions, log } = await scriptedReview(page);
-    await expect.poll(() => page.textContent('#message')).toContain(`Review of task #${task.id} completed`);
+    await expect.poll(() => page.textContent('#message'), COMPLETION).toContain(`Review of task #${task.id} completed`);
     expect(actions, log.join(', ')).toBeLessThanOrEqual(REVIEW_ACTIONS_GOAL);
     const stored = await storedEntities(task.id);
     for (const fix of FIXES) expect(stored[index(fix.category)]).toMatchObject({ placedByReviewer: true, keyValues: [expect.objectContaining({ content: fix.content })] });

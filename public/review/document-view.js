@@ -9,8 +9,8 @@ import { boxOf, GROUPS, needsAttention, placeOf, reviewModel, SURE, wordsByPage,
 
 export const LEGEND = [
   ['Alt+↓ / Alt+↑', 'next / previous field to check'],
-  ['Enter', 'accept the field, go to the next to check'],
-  ['Ctrl+Z', 'undo the last change'],
+  ['Enter', 'accept it and go on'],
+  ['Ctrl+Z', 'undo'],
   ['Ctrl+Enter', 'save and complete'],
   ['Click or drag on the page', 'fill the focused field with those words'],
 ];
@@ -267,7 +267,7 @@ export function documentReview(task) {
     const layout = model.layout.length
       ? h('details', { class: 'layout-values', open: model.fields.length === 0 && model.tables.length === 0 }, h('summary', {}, `Layout: ${model.layout.length} lines, paragraphs and key-values`), ...layoutRows)
       : null;
-    const legend = h('dl', { class: 'legend' }, ...LEGEND.flatMap(([key, what]) => [h('dt', {}, key), h('dd', {}, what)]));
+    const legend = h('p', { class: 'legend' }, ...LEGEND.map(([key, what]) => h('span', {}, h('kbd', {}, key), ` ${what}`)));
     const warnings = model.warnings.map((text) => h('p', { class: 'data-warning', role: 'alert' }, text));
     return h('div', { class: 'fields' }, legend, ...warnings, ...groups, ...model.tables.map(tableView), layout);
   }
