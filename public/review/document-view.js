@@ -61,6 +61,7 @@ export function documentReview(task) {
       row.classList.toggle('unsure', needsAttention(record));
       row.classList.toggle('accepted', record.accepted);
       row.classList.toggle('placed', record.place !== null);
+      row.classList.toggle('edited', record.value !== record.original);
       row.classList.toggle('slot', record.entity.notDetected && record.value === '');
     }
     if (record === focused) highlight(record);
@@ -279,7 +280,8 @@ export function documentReview(task) {
     const view = { pageNumber: page.pageNumber, pixelsPerUnit: page.pixelsPerUnit, image, words, highlight: h('div', { class: 'highlight', hidden: true }), band: h('div', { class: 'band', hidden: true }) };
     const wordBoxes = words.map((w) => h('div', { class: 'word', 'data-text': w.text }));
     const fieldBoxes = model.fields.filter((f) => f.pageNumber === page.pageNumber && boxOf(f));
-    const boxes = fieldBoxes.map((f) => h('div', { class: 'box', title: f.label, onclick: () => focusRecord(f) }));
+    // Where the typed fields were read, faintly; a click there is a pick like any other.
+    const boxes = fieldBoxes.map((f) => h('div', { class: 'box', title: f.label }));
     image.addEventListener('load', () => {
       words.forEach((w, i) => placeBox(wordBoxes[i], w.box, view));
       fieldBoxes.forEach((f, i) => placeBox(boxes[i], boxOf(f), view));
