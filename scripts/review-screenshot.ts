@@ -4,7 +4,7 @@
  * invoice workspace, and the page opened by the demo reviewer in Debian's chromium
  * (playwright-core, no browser download).
  *
- *   npx tsx scripts/review-screenshot.ts
+ *   npx tsx scripts/review-screenshot.ts     (SHOT=file.png: elsewhere than docs/review-page.png)
  */
 import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const output = path.join(root, 'docs', 'review-page.png');
+const output = process.env.SHOT ?? path.join(root, 'docs', 'review-page.png');
 const CHROMIUM = '/usr/bin/chromium';
 const INVOICES_UNIVERSAL = 1;
 const TO_REVIEW = 3;
@@ -97,8 +97,8 @@ async function main(): Promise<void> {
       body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'WebAPI', client_id: creds.clientId, client_secret: creds.clientSecret }),
     });
     const headers = { authorization: `Bearer ${((await tokenRes.json()) as { access_token: string }).access_token}`, 'content-type': 'application/json' };
-    const workspaces = (await (await fetch(`${base}/api/v1.0/external/sdworkspace/CurrentWorkspaces`, { headers })).json()) as Array<{ id: number; templateType: number }>;
-    const workspaceId = workspaces.find((w) => w.templateType === INVOICES_UNIVERSAL)!.id;
+    const workspaces = (await (await fetch(`${base}/api/v1.0/external/sdworkspace/CurrentWorkspaces`, { headers })).json()) as Array<{ workspaceId: number; templateType: number }>;
+    const workspaceId = workspaces.find((w) => w.templateType === INVOICES_UNIVERSAL)!.workspaceId;
     const created = await fetch(`${base}/api/v1.0/external/sdtask/process`, {
       method: 'POST',
       headers,
@@ -110,14 +110,16 @@ async function main(): Promise<void> {
       return status.taskStatus === TO_REVIEW ? true : undefined;
     }, `task ${taskId} to be ready for review`);
 
-    const page = await browser.newPage({ viewport: { width: 1440, height: 960 } });
+    const page = await browser.newPage({ viewport: { width: 1440, height: 1280 } });
     await page.goto(`${base}/review/`);
     await page.fill('#login-form [name=email]', creds.reviewer.email);
     await page.fill('#login-form [name=password]', creds.reviewer.password);
     await page.click('#login-form button[type=submit]');
     await page.click(`button[data-task-id="${taskId}"]`);
-    await page.locator('.page-image .box').first().waitFor();
+    await page.locator('.page-image .word').first().waitFor();
     await until(async () => ((await page.locator('.page-image img').evaluate((img) => (img as unknown as { complete: boolean }).complete)) ? true : undefined), 'the page image');
+    // The total focused: its words highlighted on the page, as a reviewer checking it sees them.
+    await page.locator('input[data-category="InvoiceTotal"]').focus();
     await page.screenshot({ path: output });
     process.stdout.write(`wrote ${output}\n`);
   } finally {

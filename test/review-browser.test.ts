@@ -1,4 +1,4 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXTERNAL_PREFIX } from '../src/app.js';
 import { IntegrationStatus, TaskAssignmentOrderType, TaskStatus, TemplateType } from '../src/domain/enums.js';
@@ -11,11 +11,12 @@ import path from 'node:path';
 import { invoicesUniversalModel } from '../src/models/invoice/invoice.js';
 import { documentResult, modelInput } from './models/document-fixtures.js';
 import { ciiInvoice, pdfWithXml, printedLines, SAMPLE } from './models/einvoice/einvoice-fixtures.js';
-import { createUser, entityIndex, PASSWORD, seedDetectedTask, seedDocumentTask, seedTranscriptTask, type TestUser } from './support/review.js';
+import { launchChromium, logIn as logInAt, openPage as openBrowserPage } from './support/browser.js';
+import { createUser, entityIndex, seedDetectedTask, seedDocumentTask, seedTranscriptTask, type TestUser } from './support/review.js';
 import { createTestContext } from './support/context.js';
 
-/** Debian's chromium (apt-get install chromium), driven by playwright-core: no browser download. */
-const CHROMIUM = '/usr/bin/chromium';
+/** Saving and completing wait on the API (a completion teaches the vendor's profile): more than poll's default second on a busy machine. */
+const COMPLETION = { timeout: 20_000 };
 
 let ctx: TestContext;
 let browser: Browser;
@@ -24,41 +25,19 @@ let baseUrl: string;
 beforeAll(async () => {
   ctx = await createTestContext();
   baseUrl = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
   await ctx?.close();
 });
 
-/** A page that fails the test on script errors and refused resources (the page's content security policy). */
-async function openPage() {
-  const page = await browser.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (err) => problems.push(err.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
-  return { page, problems };
+function openPage() {
+  return openBrowserPage(browser);
 }
 
-async function logIn(page: Page, user: TestUser) {
-  await page.goto(`${baseUrl}/review/`);
-  await page.fill('#login-form [name=email]', user.email);
-  await page.fill('#login-form [name=password]', PASSWORD);
-  await page.click('#login-form button[type=submit]');
+function logIn(page: Page, user: TestUser) {
+  return logInAt(page, baseUrl, user);
 }
 
 describe('reviewer page in Chromium', () => {
@@ -76,15 +55,17 @@ describe('reviewer page in Chromium', () => {
     await page.click(`button[data-task-id="${task.id}"]`);
     const field = page.locator(`input[data-chunk="1"][data-entity="${total}"]`);
     await expect.poll(() => field.inputValue()).toBe('12.50 EUR');
-    // The page image arrived (fetched with the token) and the detections are boxes on it.
+    // The page image arrived (fetched with the token) and the words of its lines are placed on it to point at.
     const image = page.locator('.page-image img');
     await expect.poll(() => image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(1000);
-    await expect.poll(() => page.locator('.page-image .box').count()).toBeGreaterThan(3);
+    await expect.poll(() => page.locator('.page-image .word').count()).toBeGreaterThan(3);
+    // A document without typed fields shows its layout's values unfolded: they are what there is to review.
+    expect(await page.locator('details.layout-values').getAttribute('open')).not.toBeNull();
     expect(await page.textContent('#task-state')).toContain('checked out until');
 
     await field.fill('99.00 EUR');
     await page.click('#complete');
-    await expect.poll(() => page.textContent('#message')).toContain(`Review of task #${task.id} completed`);
+    await expect.poll(() => page.textContent('#message'), COMPLETION).toContain(`Review of task #${task.id} completed`);
     expect(await page.locator(`button[data-task-id="${task.id}"]`).count()).toBe(0);
     expect(problems).toEqual([]);
     await page.close();
@@ -121,9 +102,9 @@ describe('reviewer page in Chromium', () => {
     await page.click('text=Add annotation');
     await page.locator('#annotations [name=content]').fill('caller greets');
     await page.click('#save');
-    await expect.poll(() => page.textContent('#message')).toBe('Saved.');
+    await expect.poll(() => page.textContent('#message'), COMPLETION).toBe('Saved.');
     await page.click('#complete');
-    await expect.poll(() => page.textContent('#message')).toContain(`Review of task #${task.id} completed`);
+    await expect.poll(() => page.textContent('#message'), COMPLETION).toContain(`Review of task #${task.id} completed`);
     expect(problems).toEqual([]);
     await page.close();
 
@@ -150,18 +131,18 @@ describe('reviewer page in Chromium', () => {
       await logIn(page, user);
 
       await page.click(`button[data-task-id="${printed.id}"]`);
-      const total = page.locator('.field.data-backed', { hasText: 'Field: InvoiceTotal' });
+      const total = page.locator('.field.data-backed[data-category="InvoiceTotal"]');
       await expect.poll(() => total.locator('input').inputValue()).toBe(SAMPLE.gross);
       expect(await total.locator('.data-badge').textContent()).toBe('invoice data');
       expect(await total.locator('.data-warning').textContent()).toMatch(/printed page reads "1587,50/);
       // Where the print agrees, the field is boxed on the page image and carries no warning.
-      const number = page.locator('.field.data-backed', { hasText: 'Field: InvoiceId' });
+      const number = page.locator('.field.data-backed[data-category="InvoiceId"]');
       expect(await number.locator('.data-warning').count()).toBe(0);
 
       await page.click('#back');
       await page.click(`button[data-task-id="${xml.id}"]`);
       await expect.poll(() => page.textContent('#task-title')).toContain(`#${xml.id} `);
-      const vendor = page.locator('.field.data-backed', { hasText: 'Field: VendorName' });
+      const vendor = page.locator('.field.data-backed[data-category="VendorName"]');
       await expect.poll(() => vendor.locator('input').inputValue()).toBe(SAMPLE.seller.name);
       expect(await page.locator('.page-image').count()).toBe(0);
       expect(problems).toEqual([]);

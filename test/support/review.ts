@@ -24,7 +24,7 @@ export interface TestUser {
 
 /** A user as accepting an invitation leaves it: Active, with a name and a password. */
 export async function createUser(
-  ctx: TestContext,
+  ctx: Pick<TestContext, 'prisma'>,
   t: Pick<TestTenant, 'tenantId'>,
   options: { roleName?: string; status?: string; email?: string; password?: string } = {},
 ): Promise<TestUser> {
@@ -77,7 +77,7 @@ export interface SeedOptions {
 }
 
 /** A task to review, with the assignments `options` asks for. */
-function insertReviewTask(ctx: TestContext, t: TestTenant, options: SeedOptions, data: Partial<Prisma.TaskUncheckedCreateInput>) {
+function insertReviewTask(ctx: Pick<TestContext, 'prisma'>, t: Pick<TestTenant, 'tenantId' | 'defaultWorkspaceId'>, options: SeedOptions, data: Partial<Prisma.TaskUncheckedCreateInput>) {
   return insertTask(ctx.prisma, t, {
     displayName: `Review ${randomUUID().slice(0, 8)}`,
     request: { context: { url: 'http://example.com/file' } },
@@ -98,8 +98,8 @@ export async function seedDocumentTask(ctx: TestContext, t: TestTenant, options:
 
 /** A task in ToReview with a stored source file and the chunks a model detected in it. */
 export async function seedDetectedTask(
-  ctx: TestContext,
-  t: TestTenant,
+  ctx: Pick<TestContext, 'prisma' | 'blobs'>,
+  t: Pick<TestTenant, 'tenantId' | 'defaultWorkspaceId'>,
   detection: { source: Buffer; mimeType: string; chunks: ReturnType<typeof documentResult>['chunks'] },
   options: SeedOptions = {},
 ) {

@@ -2,8 +2,8 @@ import { invalidField } from '../../http/problem.js';
 import { newEntity } from '../../models/page/text/entities.js';
 import { geometryOf } from '../../models/page/text/geometry.js';
 import { normalizeValue } from '../../models/fields/normalize.js';
-import type { Entity, KeyValue, Span } from '../../domain/entities.js';
-import type { FieldAddition, KeyValueEdit, ValuePlace } from './review.schemas.js';
+import type { Cell, Entity, KeyValue, Span } from '../../domain/entities.js';
+import type { CellEdit, FieldAddition, KeyValueEdit, ValuePlace } from './review.schemas.js';
 
 export interface Edit {
   userId: number;
@@ -89,6 +89,46 @@ export function applyKeyValueEdits(entities: readonly Entity[], edits: readonly 
     keyValues[edit.keyValueIndex] = next;
     const place = edit.place && edit.keyValueIndex === 0 ? { placedByReviewer: true } : {};
     result[edit.entityIndex] = { ...entity, keyValues, editedBy: by.userId, editedOn: at, viewerEditedOn: at, editedByExternal: null, ...place };
+    changed = true;
+  });
+  return changed ? result : null;
+}
+
+/** A cell with the reviewer's content; a new cell (one the model left empty) has no place on the page. */
+function editedCell(cell: Cell | undefined, edit: CellEdit, pageNumber: number): Cell {
+  const content = edit.content.trim();
+  const base: Cell = cell ?? { ...geometryOf({ left: 0, top: 0, width: 0, height: 0 }, 1), rowIndex: edit.rowIndex, columnIndex: edit.columnIndex, content: '', contentNormalized: null, pageNumber };
+  const normalized = content === base.content ? base.contentNormalized : normalizeValue(content);
+  return { ...base, content, contentNormalized: edit.contentNormalized === undefined ? normalized : edit.contentNormalized };
+}
+
+/**
+ * A chunk's entities with the reviewer's table cells applied (tableRows and the row's
+ * tableRowsTableContent; an empty content removes the cell), or null when no cell changed. The
+ * table entity records the reviewer as an edited entity does.
+ */
+export function applyCellEdits(entities: readonly Entity[], edits: readonly CellEdit[], by: Edit, field: string): Entity[] | null {
+  const result = [...entities];
+  const at = by.at.toISOString();
+  let changed = false;
+  edits.forEach((edit, i) => {
+    const entity = result[edit.entityIndex];
+    if (!entity) throw invalidField(`${field}.${i}.entityIndex`, `the chunk has ${entities.length} entities`);
+    const table = entity.table;
+    if (!table) throw invalidField(`${field}.${i}.entityIndex`, `entity ${edit.entityIndex} is a ${entity.type}, not a table`);
+    if (edit.rowIndex >= table.rowCount) throw invalidField(`${field}.${i}.rowIndex`, `the table has rows 1 to ${table.rowCount - 1}`);
+    if (edit.columnIndex >= table.columnCount) throw invalidField(`${field}.${i}.columnIndex`, `the table has ${table.columnCount} columns`);
+    const row = table.tableRows[String(edit.rowIndex)] ?? [];
+    const cell = row.find((c) => c.columnIndex === edit.columnIndex);
+    const next = editedCell(cell, edit, entity.pageNumber);
+    if (cell ? next.content === cell.content && next.contentNormalized === cell.contentNormalized : next.content === '') return;
+    const cells = [...row.filter((c) => c.columnIndex !== edit.columnIndex), ...(next.content === '' ? [] : [next])].sort((a, b) => a.columnIndex - b.columnIndex);
+    const tableRows = { ...table.tableRows, [String(edit.rowIndex)]: cells };
+    if (cells.length === 0) delete tableRows[String(edit.rowIndex)];
+    const text = Array.from({ length: table.columnCount }, (_, c) => cells.find((x) => x.columnIndex === c)?.content ?? '').join('\t');
+    const tableRowsTableContent = { ...table.tableRowsTableContent, [String(edit.rowIndex)]: text };
+    if (cells.length === 0) delete tableRowsTableContent[String(edit.rowIndex)];
+    result[edit.entityIndex] = { ...entity, table: { ...table, tableRows, tableRowsTableContent }, editedBy: by.userId, editedOn: at, viewerEditedOn: at, editedByExternal: null };
     changed = true;
   });
   return changed ? result : null;

@@ -3,7 +3,7 @@ import { inTransaction, type Prisma } from '../../db/prisma.js';
 import { TaskType } from '../../domain/enums.js';
 import { BadRequestError, ConflictError, invalidField, NotFoundError } from '../../http/problem.js';
 import type { Entity } from '../../domain/entities.js';
-import { addFields, applyKeyValueEdits } from './entity-edits.js';
+import { addFields, applyCellEdits, applyKeyValueEdits } from './entity-edits.js';
 import { findChunks, findTaskSpeakers, findTranscript, saveChunkEdits, saveTranscriptEdits } from './review.repository.js';
 import type { EntityEditsBody, ReviewChunk, ReviewTranscript, TranscriptEditsBody } from './review.schemas.js';
 import { assertHoldsCheckout, reviewableTask } from './review.service.js';
@@ -17,7 +17,7 @@ const staleChunk = (chunkNumber: number) =>
   new ConflictError(`Chunk ${chunkNumber} was saved meanwhile; reload it and edit again`, { title: 'StaleChunk' });
 
 /**
- * Edits key-values of a document task's entities, chunk by chunk, all or none. A chunk whose
+ * Edits key-values and table cells of a document task's entities and adds fields, chunk by chunk, all or none. A chunk whose
  * values change gets a new version and records the reviewer as lastModifiedBy/On.
  */
 export async function editEntities(deps: Deps, reviewer: Reviewer, taskId: number, body: EntityEditsBody): Promise<{ chunks: ReviewChunk[] }> {
@@ -38,8 +38,9 @@ export async function editEntities(deps: Deps, reviewer: Reviewer, taskId: numbe
     const by = { userId: reviewer.userId, at: now };
     const page = { pageNumber: row.pageNumber, chunkNumber: row.chunkNumber };
     const edited = applyKeyValueEdits(row.entities as Entity[], edit.edits, page, by, `chunks.${i}.edits`);
-    const added = addFields(edited ?? (row.entities as Entity[]), edit.addedFields ?? [], page, by, `chunks.${i}.addedFields`);
-    return { row, entities: added ?? edited };
+    const cells = applyCellEdits(edited ?? (row.entities as Entity[]), edit.cellEdits ?? [], by, `chunks.${i}.cellEdits`) ?? edited;
+    const added = addFields(cells ?? (row.entities as Entity[]), edit.addedFields ?? [], page, by, `chunks.${i}.addedFields`);
+    return { row, entities: added ?? cells };
   });
   await inTransaction(deps.prisma, async (tx) => {
     for (const { row, entities } of changes) {

@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,10 +9,11 @@ import { problemResponses } from '../../http/schemas.js';
 /** The reviewer page: plain files, no build step, in public/review at the repository root. */
 const PAGE_DIR = new URL('../../../public/review/', import.meta.url);
 
-const FILES: Record<string, string> = {
-  'index.html': 'text/html; charset=utf-8',
-  'app.js': 'text/javascript; charset=utf-8',
-  'style.css': 'text/css; charset=utf-8',
+/** The page's files by kind: whatever public/review holds of these is served, under its own name. */
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
 };
 
 /**
@@ -32,9 +34,8 @@ const CONTENT_SECURITY_POLICY = [
 
 /** Serves the reviewer page at /review (its files at /review/<name>); the files are read once, at start-up. */
 export const reviewPageRoutes: FastifyPluginAsyncZod = async (app) => {
-  const contents = new Map(
-    await Promise.all(Object.entries(FILES).map(async ([name, type]) => [name, { type, body: await readFile(new URL(name, PAGE_DIR)) }] as const)),
-  );
+  const names = (await readdir(PAGE_DIR)).filter((name) => TYPES[path.extname(name)]);
+  const contents = new Map(await Promise.all(names.map(async (name) => [name, { type: TYPES[path.extname(name)]!, body: await readFile(new URL(name, PAGE_DIR)) }] as const)));
   const sendFile = (reply: FastifyReply, name: string) => {
     const file = contents.get(name);
     if (!file) throw new NotFoundError(`The reviewer page has no file ${name}`);
@@ -56,7 +57,7 @@ export const reviewPageRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         ...schema,
         operationId: 'reviewPageFile',
-        summary: 'A file of the reviewer web page (app.js, style.css)',
+        summary: 'A file of the reviewer web page (its scripts and style.css)',
         params: z.object({ file: z.string().max(64) }),
       },
     },

@@ -162,6 +162,17 @@ export const fieldAddition = z.object({
 });
 export type FieldAddition = z.infer<typeof fieldAddition>;
 
+export const cellEdit = z
+  .object({
+    entityIndex: z.number().int().min(0).describe("Position of the Table entity in the chunk's entities"),
+    rowIndex: z.number().int().min(1).describe('Body row, as in tableRows (the header row is 0)'),
+    columnIndex: z.number().int().min(0),
+    content: text.describe('The cell as printed; empty removes the cell'),
+    contentNormalized: text.nullable().optional().describe('Omitted: worked out from content'),
+  })
+  .meta({ id: 'ReviewCellEdit', description: 'A cell of a table (e.g. the LineItems) as the reviewer corrected or filled it in' });
+export type CellEdit = z.infer<typeof cellEdit>;
+
 export const entityEditsBody = z
   .object({
     chunks: z
@@ -175,7 +186,8 @@ export const entityEditsBody = z
             .max(100)
             .optional()
             .describe('Typed fields the model did not report at all (e.g. an IBAN), given by the reviewer: they teach the vendor profile too'),
-        }).refine((c) => c.edits.length > 0 || (c.addedFields?.length ?? 0) > 0, 'edits or addedFields is required'),
+          cellEdits: z.array(cellEdit).max(2000).optional().describe('Cells of tables (the line items) the reviewer corrected or filled in'),
+        }).refine((c) => c.edits.length > 0 || (c.addedFields?.length ?? 0) > 0 || (c.cellEdits?.length ?? 0) > 0, 'edits, addedFields or cellEdits is required'),
       )
       .min(1)
       .max(500),

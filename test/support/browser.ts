@@ -1,0 +1,40 @@
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { PASSWORD, type TestUser } from './review.js';
+
+/** Debian's chromium (apt-get install chromium), driven by playwright-core: no browser download. */
+export const CHROMIUM = '/usr/bin/chromium';
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** A page that collects script errors and refused resources (the page's content security policy): a test expects none. */
+export async function openPage(browser: Browser, viewport?: { width: number; height: number }) {
+  const page = await browser.newPage(viewport ? { viewport } : {});
+  const problems: string[] = [];
+  page.on('pageerror', (err) => problems.push(err.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  return { page, problems };
+}
+
+/** Logs the user in on the reviewer page at `baseUrl`. */
+export async function logIn(page: Page, baseUrl: string, user: TestUser) {
+  await page.goto(`${baseUrl}/review/`);
+  await page.fill('#login-form [name=email]', user.email);
+  await page.fill('#login-form [name=password]', PASSWORD);
+  await page.click('#login-form button[type=submit]');
+}
