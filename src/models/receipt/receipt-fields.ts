@@ -23,8 +23,13 @@ const CONTACT_OR_TAX =
   /\b(?:tel|phone|telephone|telefon[eo]?|fax|h\/p|hp|mobile|email|e-mail|website|gst|sst|tax|vat|reg(?:istration)?\s*no|siret|siren|tva|c\.?\s?i\.?\s?f|n\.?\s?i\.?\s?f|nipc|ust(?:-?id(?:nr)?)?|steuer\w*|mwst|btw|kvk|uid|p\.?\s?iva)\b|@|www\.|https?:/;
 /** Lines after the address: contact and tax details, document titles. */
 const AFTER_ADDRESS = new RegExp(`${CONTACT_OR_TAX.source}|\\b(?:invoice|receipt|cashier|counter|table|bill|order|date|time)\\b`);
-/** Words and shapes of addresses: numbers with streets, postcodes, unit and floor numbers. */
-const ADDRESS = /\d|\b(?:jalan|jln|lorong|taman|tmn|lot|no|blok|block|level|floor|flr|street|st|road|rd|avenue|ave|lane|drive|plaza|mall|centre|center|building|bangunan|kawasan|seksyen|section|bandar|persiaran|lebuh|kampung|kg)\b/;
+/**
+ * Words and shapes of addresses: numbers with streets, postcodes, unit and floor numbers; the
+ * words of streets and buildings in English and Malay, and those of the other languages whose
+ * receipts we read (for a street line printed without its number).
+ */
+const ADDRESS =
+  /\d|\b(?:jalan|jln|lorong|taman|tmn|lot|no|blok|block|level|floor|flr|street|st|road|rd|avenue|ave|lane|drive|plaza|mall|centre|center|building|bangunan|kawasan|seksyen|section|bandar|persiaran|lebuh|kampung|kg|rue|boulevard|bd|chemin|allee|impasse|quai|calle|avenida|avda|paseo|carretera|rua|travessa|estrada|viale|piazza|strasse|straße|platz|gasse|straat|laan|steenweg)\b/;
 
 function isTitleOrLabel(line: TextLine, labelled: ReadonlySet<TextLine>): boolean {
   return labelled.has(line) || isTitleLine(line);
@@ -71,6 +76,8 @@ function addressLike(line: TextLine): boolean {
  * The shop's name and address from a receipt's header: of the name-like lines near the top, the
  * one with a legal form, or else the one right above the address, in a larger print scoring more;
  * a name may run on to a second line ("AIK HUAT HARDWARE ENTERPRISE / (SETIA ALAM) SDN BHD").
+ * With them, the confirmations the receipt's print gives: of the header when it is laid out as a
+ * company's, and of the date and the total (receipt-checks.ts).
  */
 export function receiptHeader(page: PageText, hits: readonly LabelHit[]): FieldCandidate[] {
   const labelledParts = new Set(hits.filter((h) => h.start === 0 && h.definition.strength >= 0.7).map((h) => h.line));
