@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { degrees, PDFDocument, rgb, StandardFonts } from 'pdf-lib';
+import { degrees, PDFDocument, PDFName, rgb, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PdfUnreadableError } from '../../src/engines/errors.js';
@@ -90,6 +90,36 @@ describe('pdf engine', () => {
     const office = words[0]!.box;
     expect(office.left).toBeCloseTo(72, 0);
     expect(office.left + office.width).toBeCloseTo(x, 0);
+  });
+
+  it('reads words printed with a ligature glyph as the words printed ("Office", "efficient", not "O ffi ce")', async () => {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([...A4]);
+    const { context } = doc;
+    // The ligature's code (1) names the glyph "ffi"; a ToUnicode map gives its code point U+FB03.
+    const toUnicode = context.register(
+      context.stream('/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Ligature def 1 begincodespacerange <00> <FF> endcodespacerange 1 beginbfchar <01> <FB03> endbfchar endcmap CMapName currentdict /CMap defineresource pop end end'),
+    );
+    const ligatureEncoding = (base?: string) => context.obj({ Type: 'Encoding', ...(base ? { BaseEncoding: base } : {}), Differences: [1, PDFName.of('ffi')] });
+    const font = (dict: Record<string, unknown>) => page.node.newFontDictionary('F', context.register(context.obj({ Type: 'Font', Subtype: 'Type1', ...dict } as never))).asString();
+    const text = font({ BaseFont: 'Helvetica', Encoding: 'WinAnsiEncoding' });
+    // As Chromium writes a ligature: the glyph in a font of its own, so pdf.js gives it as a run of its own ("O", "ffi", "ce").
+    const ligatureOnly = font({ BaseFont: 'Times-Roman', FirstChar: 1, LastChar: 1, Widths: [833], Encoding: ligatureEncoding(), ToUnicode: toUnicode });
+    // As TeX writes it: the ligature's code inside the word's run, with a ToUnicode map, or with the glyph's name alone.
+    const mapped = font({ BaseFont: 'Times-Roman', Encoding: ligatureEncoding('WinAnsiEncoding'), ToUnicode: toUnicode });
+    const named = font({ BaseFont: 'Times-Roman', Encoding: ligatureEncoding('WinAnsiEncoding') });
+    const runs = (y: number, parts: ReadonlyArray<readonly [string, string]>) => `BT ${parts.map(([f, s], i) => `${f} ${FONT_SIZE} Tf ${i === 0 ? `72 ${y} Td ` : ''}${s} Tj`).join(' ')} ET`;
+    const content = [
+      runs(700, [[text, '(O)'], [ligatureOnly, '<01>'], [text, '(ce)']]),
+      runs(670, [[text, '(e)'], [ligatureOnly, '<01>'], [text, '(cient)']]),
+      runs(640, [[mapped, '(O\\001ce e\\001cient)']]),
+      runs(610, [[named, '(O\\001ce e\\001cient)']]),
+    ].join('\n');
+    page.node.addContentStream(context.register(context.stream(content)));
+    const file = scratch.file('ligatures.pdf');
+    await writeFile(file, await doc.save());
+    const { words } = await withPdf(file, (pdf) => pdfPageText(pdf, 1));
+    expect(words.map((w) => w.text)).toEqual(['Office', 'efficient', 'Office', 'efficient', 'Office', 'efficient']);
   });
 
   it('maps text of a rotated page into the rotated page space', async () => {

@@ -19,6 +19,13 @@ export interface FieldCandidate {
   label: number;
   labelLine?: TextLine;
   hit?: LabelHit;
+  /**
+   * Not a value offered for the field but a second reading that confirms one: found by a check
+   * independent of the field's label and place (a receipt's date in a form no order of day and
+   * month can change, its total printed again on a payment line). A chosen value it equals counts
+   * as checked (field-choice.ts); it is never chosen itself.
+   */
+  confirms?: boolean;
 }
 
 /** OCR's confidence below which a word is a smudge read as letters ("sartiodh Mlactdicalc" for a name on a low-resolution scan). */

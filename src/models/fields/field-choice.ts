@@ -23,8 +23,11 @@ export interface ChosenField {
   confidence: number;
 }
 
-/** Every check a field can pass or fail. */
-type Check = 'pass' | 'fail' | 'none';
+/**
+ * Every check a field can pass or fail; 'confirmed': a second reading of the page, independent of
+ * the field's label and place, found the same value (a confirming candidate, field-candidate.ts).
+ */
+type Check = 'pass' | 'fail' | 'confirmed' | 'none';
 
 const cents = (value: string) => Math.round(Number(value) * 100);
 
@@ -36,7 +39,7 @@ function byScore(a: PagedCandidate, b: PagedCandidate): number {
 const MIN_SCORE = 0.25;
 
 function ofCategory(candidates: readonly PagedCandidate[], category: CandidateCategory): PagedCandidate[] {
-  return candidates.filter((c) => c.category === category && c.score >= MIN_SCORE).sort(byScore);
+  return candidates.filter((c) => c.category === category && c.score >= MIN_SCORE && !c.confirms).sort(byScore);
 }
 
 /** A value read by OCR without a check to confirm it can have a wrong character whatever the OCR says. */
@@ -48,7 +51,9 @@ const PRINTED_CAP = 0.99;
  * How sure a field is: its candidate's score (label × place × form) times how surely its
  * characters were read (1 for a text layer; from the OCR's confidence in its least sure word),
  * raised by a check it passes, capped low by one it fails; read by OCR and not confirmed by any
- * check, it stays below the 0.9 from which a reviewer may skip it.
+ * check, it stays below the 0.9 from which a reviewer may skip it. A confirmed value is not raised
+ * (its confirmation's score stands in for the candidate's, chooseFields), only freed of that cap:
+ * its characters count as read.
  */
 export function confidenceOf(candidate: FieldCandidate, check: Check): number {
   const words = candidate.value.words;
@@ -58,7 +63,7 @@ export function confidenceOf(candidate: FieldCandidate, check: Check): number {
   let confidence = candidate.score * (0.5 + 0.5 * reading);
   if (check === 'pass') confidence = Math.max(confidence, (0.6 + 0.39 * reading) * Math.min(1, candidate.score + 0.3));
   if (check === 'fail') confidence = Math.min(confidence, 0.6);
-  if (!textLayer && check !== 'pass') confidence = Math.min(confidence, UNCHECKED_OCR_CAP);
+  if (!textLayer && check !== 'pass' && check !== 'confirmed') confidence = Math.min(confidence, UNCHECKED_OCR_CAP);
   return Math.max(0, Math.min(PRINTED_CAP, confidence));
 }
 
@@ -172,6 +177,17 @@ function chooseAmounts(candidates: readonly PagedCandidate[]): AmountChoice {
   return best;
 }
 
+/** A confirmation of the chosen candidate's value for the field, on its page. */
+function confirmationOf(candidates: readonly PagedCandidate[], field: InvoiceField, chosen: PagedCandidate): PagedCandidate | undefined {
+  return candidates.find((c) => c.confirms && c.category === field && c.page.chunkNumber === chosen.page.chunkNumber && sameReading(c.contentNormalized, chosen.contentNormalized));
+}
+
+/** Two normalised values that are the same: amounts by value ("12.3" and "12.30"), the rest as written. */
+function sameReading(a: string, b: string): boolean {
+  const amount = /^-?\d+(?:\.\d+)?$/;
+  return a === b || (amount.test(a) && amount.test(b) && cents(a) === cents(b));
+}
+
 /** Of candidates on the same line, the first: each tax line counts once. */
 function distinctLines(candidates: readonly PagedCandidate[]): PagedCandidate[] {
   const seen = new Set<unknown>();
@@ -186,7 +202,10 @@ function distinctLines(candidates: readonly PagedCandidate[]): PagedCandidate[] 
 export function chooseFields(candidates: readonly PagedCandidate[]): Map<InvoiceField, ChosenField> {
   const chosen = new Map<InvoiceField, ChosenField>();
   const set = (field: InvoiceField, candidate: PagedCandidate | undefined, check: Check = 'none') => {
-    if (candidate) chosen.set(field, { page: candidate.page, value: candidate.value, contentNormalized: candidate.contentNormalized, confidence: confidenceOf(candidate, check) });
+    if (!candidate) return;
+    const confirmation = check === 'none' ? confirmationOf(candidates, field, candidate) : undefined;
+    const confidence = confirmation ? confidenceOf({ ...candidate, score: Math.max(candidate.score, confirmation.score) }, 'confirmed') : confidenceOf(candidate, check);
+    chosen.set(field, { page: candidate.page, value: candidate.value, contentNormalized: candidate.contentNormalized, confidence });
   };
 
   for (const field of ['InvoiceId', 'VendorTaxId', 'CustomerTaxId', 'VendorAddress'] as const) {

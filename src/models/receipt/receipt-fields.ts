@@ -11,17 +11,25 @@ import { respellAddressWords, respellKnownWords } from './known-words.js';
 import { joinRuns, median, type PageText, type TextLine, type TextRun } from '../page/text/text-lines.js';
 import { hasLegalForm } from '../fields/legal-form.js';
 import { correctLegalForm, repairLegalForm } from '../fields/vendor.js';
+import { CONFIRMED, receiptChecks } from './receipt-checks.js';
 
 /** How many lines from the top a receipt's header (name, address, numbers) may take. */
 const HEADER_LINES = 14;
 
 /** A company registration number printed under the name ("(867388-U)", "Co. Reg. No: 123"): neither name nor address. */
 const REGISTRATION = /^\(?\s*(?:(?:co(?:mpany)?\.?\s*(?:reg(?:istration)?\.?)?\s*(?:no\.?)?|roc|reg\.?\s*no\.?)\s*[:.]?\s*)?[\d\s]{4,}\s*-?\s*[a-z]?\s*\)?\.?$|^(?:co(?:mpany)?\.?\s*reg|roc\s*no|business\s*reg)/;
-/** Lines after the address: contact and tax details (also as other countries label them: SIRET, TVA, C.I.F., NIF, USt-IdNr, BTW), document titles. */
-const AFTER_ADDRESS =
-  /\b(?:tel|phone|telephone|telefon[eo]?|fax|h\/p|hp|mobile|email|e-mail|website|gst|sst|tax|vat|reg(?:istration)?\s*no|siret|siren|tva|c\.?\s?i\.?\s?f|n\.?\s?i\.?\s?f|nipc|ust(?:-?id(?:nr)?)?|steuer\w*|mwst|btw|kvk|uid|p\.?\s?iva|invoice|receipt|cashier|counter|table|bill|order|date|time)\b|@|www\.|https?:/;
-/** Words and shapes of addresses: numbers with streets, postcodes, unit and floor numbers. */
-const ADDRESS = /\d|\b(?:jalan|jln|lorong|taman|tmn|lot|no|blok|block|level|floor|flr|street|st|road|rd|avenue|ave|lane|drive|plaza|mall|centre|center|building|bangunan|kawasan|seksyen|section|bandar|persiaran|lebuh|kampung|kg)\b/;
+/** The contact and tax details that follow an address (also as other countries label them: SIRET, TVA, C.I.F., NIF, USt-IdNr, BTW). */
+const CONTACT_OR_TAX =
+  /\b(?:tel|phone|telephone|telefon[eo]?|fax|h\/p|hp|mobile|email|e-mail|website|gst|sst|tax|vat|reg(?:istration)?\s*no|siret|siren|tva|c\.?\s?i\.?\s?f|n\.?\s?i\.?\s?f|nipc|ust(?:-?id(?:nr)?)?|steuer\w*|mwst|btw|kvk|uid|p\.?\s?iva)\b|@|www\.|https?:/;
+/** Lines after the address: contact and tax details, document titles. */
+const AFTER_ADDRESS = new RegExp(`${CONTACT_OR_TAX.source}|\\b(?:invoice|receipt|cashier|counter|table|bill|order|date|time)\\b`);
+/**
+ * Words and shapes of addresses: numbers with streets, postcodes, unit and floor numbers; the
+ * words of streets and buildings in English and Malay, and those of the other languages whose
+ * receipts we read (for a street line printed without its number).
+ */
+const ADDRESS =
+  /\d|\b(?:jalan|jln|lorong|taman|tmn|lot|no|blok|block|level|floor|flr|street|st|road|rd|avenue|ave|lane|drive|plaza|mall|centre|center|building|bangunan|kawasan|seksyen|section|bandar|persiaran|lebuh|kampung|kg|rue|boulevard|bd|chemin|allee|impasse|quai|calle|avenida|avda|paseo|carretera|rua|travessa|estrada|viale|piazza|strasse|straße|platz|gasse|straat|laan|steenweg)\b/;
 
 function isTitleOrLabel(line: TextLine, labelled: ReadonlySet<TextLine>): boolean {
   return labelled.has(line) || isTitleLine(line);
@@ -68,6 +76,8 @@ function addressLike(line: TextLine): boolean {
  * The shop's name and address from a receipt's header: of the name-like lines near the top, the
  * one with a legal form, or else the one right above the address, in a larger print scoring more;
  * a name may run on to a second line ("AIK HUAT HARDWARE ENTERPRISE / (SETIA ALAM) SDN BHD").
+ * With them, the confirmations the receipt's print gives: of the header when it is laid out as a
+ * company's, and of the date and the total (receipt-checks.ts).
  */
 export function receiptHeader(page: PageText, hits: readonly LabelHit[]): FieldCandidate[] {
   const labelledParts = new Set(hits.filter((h) => h.start === 0 && h.definition.strength >= 0.7).map((h) => h.line));
@@ -96,19 +106,28 @@ export function receiptHeader(page: PageText, hits: readonly LabelHit[]): FieldC
     if (line.text === line.text.toLowerCase()) score -= 0.25;
     if (!best || score > best.score) best = { index, score };
   }
-  if (!best || best.score < 0.25) return [];
+  if (!best || best.score < 0.25) return receiptChecks(page, hits);
   const nameLines = wholeName(lines, best.index);
   const name = joinRuns(nameLines);
   const nameText = repairOcr(name, stripRegistration(name.text.replace(/\s+/g, ' ')), true);
   const found: FieldCandidate[] = [
     { category: 'VendorName', value: name, contentNormalized: nameText, score: Math.min(0.95, 0.45 + best.score), label: 0, labelLine: nameLines[0] },
   ];
-  const address = addressAfter(lines, lines.indexOf(nameLines.at(-1)!) + 1, labelled);
+  const afterName = lines.indexOf(nameLines.at(-1)!) + 1;
+  const { address, closed } = addressAfter(lines, afterName, labelled);
   if (address.length > 0) {
     const run = joinRuns(address);
     found.push({ category: 'VendorAddress', value: run, contentNormalized: repairOcr(run, run.text.replace(/\s+/g, ' ').trim()), score: 0.7, label: 0, labelLine: address[0] });
   }
-  return found;
+  // The header confirms itself when it is laid out as a company's: the name with its legal form
+  // or its company number (on its line or the next ones), the address right after it; and the
+  // address whole when a contact or tax line closes it.
+  const registered = stripRegistration(name.text) !== name.text.trim() || lines.slice(afterName, afterName + 2).some((l) => REGISTRATION.test(plain(l.text).trim()) || ID_LINE.test(plain(l.text)));
+  if (address.length > 0 && (hasLegalForm(nameText) || registered)) {
+    found.push({ ...found[0]!, score: CONFIRMED, confirms: true });
+    if (closed) found.push({ ...found[1]!, score: CONFIRMED, confirms: true });
+  }
+  return [...found, ...receiptChecks(page, hits)];
 }
 
 /** Pieces of one row closer than this many line heights are one line of print, not two columns. */
@@ -270,8 +289,11 @@ function bracketReadAsC(text: string): string {
 /** Name-like lines that may stand between a shop's name and its address (second name, branch, former name). */
 const MAX_SKIPPED_NAME_LINES = 3;
 
-/** The address lines after the name: registration numbers skipped, up to the contact and tax lines. */
-function addressAfter(lines: readonly TextLine[], from: number, labelled: ReadonlySet<TextLine>): TextLine[] {
+/**
+ * The address lines after the name: registration numbers skipped, up to the contact and tax lines;
+ * `closed` when such a line ends it, rather than a line of another kind or the header's end.
+ */
+function addressAfter(lines: readonly TextLine[], from: number, labelled: ReadonlySet<TextLine>): { address: TextLine[]; closed: boolean } {
   const address: TextLine[] = [];
   let skippedNames = 0;
   for (let i = from; i < lines.length && address.length < 6; i++) {
@@ -283,7 +305,9 @@ function addressAfter(lines: readonly TextLine[], from: number, labelled: Readon
     if (address.length === 0 && (REGISTRATION.test(text) || ID_LINE.test(text) || isDateOnly(line.text))) continue;
     // A bare telephone number ("07-355 2616") ends the address as a "Tel:" line does.
     // So does a long number (a tax number whose label OCR spoiled): postcodes and street numbers are short.
-    if (labelled.has(line) || AFTER_ADDRESS.test(text) || /^[\d\s()+./-]{7,}$/.test(text) || /\d{8,}/.test(text) || findDates(line.text).length > 0 || findAmounts(line.text).some((a) => a.decimals)) break;
+    if (labelled.has(line) || AFTER_ADDRESS.test(text) || /^[\d\s()+./-]{7,}$/.test(text) || /\d{8,}/.test(text) || findDates(line.text).length > 0 || findAmounts(line.text).some((a) => a.decimals)) {
+      return { address, closed: address.length > 0 && (CONTACT_OR_TAX.test(text) || /^[\d\s()+./-]{7,}$/.test(text) || /\d{8,}/.test(text) || ID_LINE.test(text)) };
+    }
     // A street without a number is the address's first line when the postcode line follows it.
     const streetLine = lines[i + 1] !== undefined && postcodeFirst(lines[i + 1]!);
     if (address.length === 0 && !addressLike(line) && !streetLine) {
@@ -297,8 +321,9 @@ function addressAfter(lines: readonly TextLine[], from: number, labelled: Readon
     }
     address.push(line);
   }
-  return address;
+  return { address, closed: false };
 }
+
 
 /** A line that holds a date (and a time) and nothing else. */
 function isDateOnly(text: string): boolean {
