@@ -184,11 +184,13 @@ const isScanned = (line: TextLine) => line.words.some((w) => w.confidence < 0.99
 /**
  * A vendor's own value (name, address, tax number, IBAN; its currency) where the page prints it,
  * the occurrence nearest the evidence's region; given in the reviewer's spelling, whatever the
- * OCR made of it.
+ * OCR made of it. Numbers are read within OCR's tolerance on scans only.
  */
 function byValue(evidence: FieldEvidence, page: ProfilePage, frame: Box): ProfileReading | undefined {
   const lines = page.text.lines;
-  const found = findValue(lines, evidence.kind, evidence.value, evidence.content);
+  // A text layer prints what it holds: a number within OCR's tolerance of the vendor's there is another
+  // number (the IBAN of another account, "FR20 1254 ..." for "FR76 1254 ..."); a name may be typed otherwise.
+  const found = findValue(lines, evidence.kind, evidence.value, evidence.content).filter((r) => r.exact || evidence.kind === 'name' || isScanned(lines[r.line]!));
   if (found.length === 0) return undefined;
   const target = evidence.region && centre(fromRegion(evidence.region, frame));
   const distance = (r: (typeof found)[number]) => {
