@@ -129,7 +129,7 @@ const LABELS: Record<LabelledInvoiceField, { strong: RegExp; weak?: RegExp; not?
   InvoiceDate: { strong: /date|datum|vystaven|le\s*:/i, not: /échéance|echeance|fällig|due|livraison|liefer|leistung|période|periode|prestation|zahlbar|bis\b|au\b/i },
   VendorName: { strong: /^$/ },
   VendorTaxId: { strong: /tva|ust|vat|mwst|steuer|dič|dic\b|tax/i },
-  SubTotal: { strong: /total\s*ht|netto|net\b|nettobetrag|zwischensumme|sous-total|subtotal|summe|warenwert|základ|bez\s*dph|montant\s*ht/i, not: /%|sur\b|rabatt|remise|skonto/i },
+  SubTotal: { strong: /total\s*ht|netto|net\b|nettobetrag|zwischensumme|sous-total|subtotal|summe|warenwert|základ|bez\s*dph|montant\s*ht/i, not: /%|sur\b|rabatt|remise|skonto|payer|zahl|due\b|acompte|anzahlung/i },
   TotalTax: { strong: /tva|mwst|ust|steuer|vat|tax|dph/i, not: /%\s*$/ },
   InvoiceTotal: { strong: /ttc|brutto|gesamt|endbetrag|rechnungsbetrag|total|celkem/i, weak: /payer|zahl|due|úhrad/i, not: /\bht\b|netto|tva\b|mwst\b|déjà|bereits|anzahlung|acompte/i },
   Currency: { strong: /devise|währung|currency|měna/i },

@@ -42,8 +42,10 @@ function scoreOf(invoice: RealInvoice, fields: ReadonlyMap<string, Entity>): Sco
     right: stated.length - wrong.length,
     total: stated.length,
     wrong: wrong.map((f) => {
-      const got = fields.get(f)?.keyValues[0];
-      return `${f}=${got ? JSON.stringify(got.contentNormalized ?? got.content) : 'none'} (want ${invoice.expected[f]!.value})`;
+      const entity = fields.get(f);
+      const got = entity?.keyValues[0];
+      const source = entity?.vendorProfile ? ` [${entity.vendorProfile.fromProfile ? 'profile' : 'model'}, ${entity.vendorProfile.agreement}]` : '';
+      return `${f}=${got ? JSON.stringify(got.contentNormalized ?? got.content) : 'none'}${source} (want ${invoice.expected[f]!.value})`;
     }),
   };
 }
@@ -71,8 +73,10 @@ export async function realDocumentsPart<O extends Org>(ctx: RealPartContext<O>):
     Promise.all(sellers.map((s) => read(learners.get(s.corpus)!, s, s.invoices[0]!))),
     Promise.all(sellers.map((s) => Promise.all(s.invoices.slice(1).map((i) => read(general, s, i))))),
   ]);
+  say(`  recognised ${sellers.length} first and ${later} later invoices (general model)`);
   const reviews = [];
   for (const [i, seller] of sellers.entries()) reviews.push(await reviewOnPage(ctx.app, learners.get(seller.corpus)!.reviewer, firsts[i]!.taskId, seller.invoices[0]!.expected));
+  say(`  reviewed ${sellers.length} first invoices (${reviews.reduce((n, r) => n + r.corrected.length, 0)} fields corrected or filled in)`);
   const after = await Promise.all(sellers.map((s) => Promise.all(s.invoices.slice(1).map((i) => read(learners.get(s.corpus)!, s, i)))));
 
   say(`  ${'seller (corpus)'.padEnd(58)}${'first, before review'.padEnd(24)}${'later: general model'.padEnd(24)}later: after one review`);
