@@ -170,6 +170,19 @@ export function sightings(chunks: readonly Chunk[], expected: ExpectedField): Si
       }
     }
   }
+  // A name over two lines of a letterhead: a person drags over both.
+  if (found.length === 0 && expected.kind === 'text') {
+    for (const chunk of chunks) {
+      const lines = linesOf(chunk);
+      for (const line of lines) {
+        const h = line.box.height;
+        const under = lines.find((l) => l !== line && l.box.top - (line.box.top + h) >= -0.3 * h && l.box.top - (line.box.top + h) <= h && Math.abs(l.box.left - line.box.left) <= 2 * h);
+        if (!under || !isValue('text', [...line.words, ...under.words], expected)) continue;
+        const box = union([line.box, under.box]);
+        found.push({ pageNumber: chunk.pageNumber, chunkNumber: chunk.chunkNumber, box, printed: [...line.words, ...under.words].map((w) => w.text).join(' '), label: '' });
+      }
+    }
+  }
   // A shorter run inside a longer one of the same value ("1 005,55" and "005,55" cannot both be it): the longer stays.
   return found.filter((s) => !found.some((o) => o !== s && o.chunkNumber === s.chunkNumber && o.box.width > s.box.width && inside(o.box, s.box)));
 }

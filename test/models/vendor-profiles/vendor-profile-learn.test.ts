@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { InvoiceField } from '../../../src/models/fields/invoice-field-names.js';
 import { learnField, type ReviewedField, type ReviewedPage } from '../../../src/models/vendor-profiles/vendor-profile-learn.js';
-import type { ProfileLine } from '../../../src/models/vendor-profiles/vendor-profile-text.js';
+import { findValue, type ProfileLine } from '../../../src/models/vendor-profiles/vendor-profile-text.js';
 
 /** Characters are 5 points wide and lines 10 high: a line is its words placed at their x. */
 const CHAR = 5;
@@ -60,5 +60,19 @@ describe('learning where a value the reviewer gave without its place is printed'
     const due = page.lines[6]!;
     const confirmed: ReviewedField = { field: 'InvoiceTotal', chunk: 1, content: '104,90 EUR', contentNormalized: '104.90', corrected: false, spans: [due.words[3]!.span], box: due.words[3]!.box };
     expect(learnField([page], confirmed, review)!.label?.text).toBe('TOTAL TTC');
+  });
+});
+
+describe("a vendor's name", () => {
+  it('is found where its letterhead prints it over two lines, and not where another line merely begins it', () => {
+    offset = 0;
+    const lines = [
+      line(40, [50, 'MVM Musterhafter']),
+      line(52, [50, 'Versicherungsverein Musterstadt a.G.']),
+      line(120, [50, 'MVM Musterhafter']),
+      line(132, [300, 'Versicherungsverein Musterstadt a.G.']),
+    ];
+    const name = 'MVM Musterhafter Versicherungsverein Musterstadt a.G.';
+    expect(findValue(lines, 'name', name, name)).toEqual([{ line: 0, start: 0, end: 'MVM Musterhafter'.length, exact: true }]);
   });
 });
