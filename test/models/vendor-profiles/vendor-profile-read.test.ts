@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Entity } from '../../../src/modules/exports/document-export.schemas.js';
 import { invoicesUniversalModel } from '../../../src/models/invoice/invoice.js';
 import type { VendorProfileSnapshot } from '../../../src/models/vendor-profiles/vendor-profile.js';
+import { pageMonthFirst } from '../../../src/models/vendor-profiles/vendor-profile-read.js';
 import { useScratchDir } from '../../engines/fixtures.js';
 import { firstPageEntities, textPdf, writeFixture, type Placed } from '../document-fixtures.js';
 
@@ -41,5 +42,21 @@ describe("a vendor's own values read with its profile", () => {
     expect(field(entities, 'VendorName')?.vendorProfile, 'the profile must be the document’s').toMatchObject({ profileId: 9 });
     // The printed IBAN fails its check digits, so the general model reports none; the profile's must not stand in.
     expect(field(entities, 'IBAN')?.keyValues[0]?.contentNormalized).not.toBe('FR2012542547256985425874698');
+  });
+});
+
+describe('the order of a page’s dates', () => {
+  const lines = (...texts: string[]) => texts.map((text) => ({ text }));
+
+  it('is the one its unambiguous dates show, whatever a profile learned on another of the vendor’s documents', () => {
+    // A French vendor's English invoice: "Invoice Date 11/03/2017" is 3 November, as "11/17/2017" shows.
+    expect(pageMonthFirst(lines('Invoice Date 11/03/2017', 'Due Date 12/03/2017', 'SEPA Wire transfer 11/17/2017 623.00 €'))).toBe(true);
+    expect(pageMonthFirst(lines('Date de facture 05/11/2017', 'Règlement 31/10/2017'))).toBe(false);
+  });
+
+  it('is unknown where no date tells or they disagree, and amounts or versions are no dates', () => {
+    expect(pageMonthFirst(lines('Date 05/11/2017', 'Échéance 05/12/2017'))).toBeUndefined();
+    expect(pageMonthFirst(lines('31/01/2026', '01/31/2026'))).toBeUndefined();
+    expect(pageMonthFirst(lines('Total 1.234,56 €', 'Version 1.13.2024.7'))).toBeUndefined();
   });
 });
