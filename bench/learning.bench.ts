@@ -9,8 +9,15 @@
  * general model alone. Vendors no review has taught are recognised in both (feature on in L, off
  * in G). Field accuracy of each is printed, per group and per field.
  *
+ * Then real documents (bench/learning/real-part.ts): sellers of several real invoices (the dev
+ * e-invoices of the shared corpora, read from their printed page, and the public invoices of
+ * bench/corpora/invoices-public); the first of each seller reviewed on its page, with the place of
+ * each correction; the later ones recognised before and after that one review.
+ *
  * Real Postgres, Redis, workers and engines (the environment as `npm start` finds them); its own
  * database (docproc_bench_learning) and queue prefix; files served from a loopback server.
+ * Options (environment): BENCH_ONLY=generated|real (one part), BENCH_CORPORA=dir (default
+ * ../shared/corpora beside the repository).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -25,13 +32,20 @@ import { hashSecret } from '../src/modules/auth/secret-hash.js';
 import { createTenant, createWorkspace } from '../src/modules/tenants/tenants.service.js';
 import { startWorkers } from '../src/pipeline/worker.js';
 import { createServices } from '../src/runtime/services.js';
+import { fileURLToPath } from 'node:url';
 import { startFileServer } from '../test/support/file-server.js';
 import { benchConfig, openBenchInfrastructure } from './lib/infra.js';
+import { PUBLIC_INVOICES_FOLDER } from './accuracy/public-invoices.js';
+import { realDocumentsPart } from './learning/real-part.js';
 import { call, exportedFields, judge, REVIEW, reviewAndCorrect, submit, waitRecognized } from './learning/review-loop.js';
 import { documentPdf, scannedCopy, SCORED_FIELDS, UNSEEN_VENDORS, VENDORS, vendorDocument, type ScoredField, type VendorDocument } from './learning/vendor-documents.js';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const DATABASE = 'docproc_bench_learning';
+const repository = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const corpora = process.env.BENCH_CORPORA ?? path.resolve(repository, '../shared/corpora');
+const only = process.env.BENCH_ONLY;
+if (only !== undefined && only !== 'generated' && only !== 'real') throw new Error(`BENCH_ONLY must be generated or real, got ${only}`);
 
 interface Case {
   name: string;
@@ -67,12 +81,12 @@ async function main(): Promise<void> {
     return { name, doc, scanned };
   };
   const pairs: Array<[Case, Case]> = [];
-  for (const [i, vendor] of VENDORS.entries()) {
+  for (const [i, vendor] of (only === 'real' ? [] : VENDORS).entries()) {
     pairs.push([await add(`${vendor.key}-1`, vendorDocument(vendor, 1), false, 0), await add(`${vendor.key}-2`, vendorDocument(vendor, 2), false, 0)]);
     if (i % 2 === 0) pairs.push([await add(`${vendor.key}-scan-1`, vendorDocument(vendor, 3), true, 100 + i), await add(`${vendor.key}-scan-2`, vendorDocument(vendor, 4), true, 200 + i)]);
   }
   const unseen: Case[] = [];
-  for (const [i, vendor] of UNSEEN_VENDORS.entries()) {
+  for (const [i, vendor] of (only === 'real' ? [] : UNSEEN_VENDORS).entries()) {
     unseen.push(await add(`${vendor.key}`, vendorDocument(vendor, 1), false, 0));
     if (i % 2 === 0) unseen.push(await add(`${vendor.key}-scan`, vendorDocument(vendor, 2), true, 300 + i));
   }
@@ -91,17 +105,35 @@ async function main(): Promise<void> {
     const login = await call(app, { method: 'POST', url: `${REVIEW}/login`, payload: { email, password } }, 'reviewer login');
     return { tenantId: tenant.tenantId, workspaceId, headers: { authorization: `Bearer ${token.json().access_token}` }, reviewer: { authorization: `Bearer ${login.json().access_token}` } };
   };
-  const learning = await org('L');
-  const general = await org('G');
-  type Org = typeof learning;
-  const recognise = async (o: Org, c: Case) => {
-    const taskId = await submit(app, o.headers, o.workspaceId, files.url(`/${c.name}.pdf`));
+  type Org = Awaited<ReturnType<typeof org>>;
+  const recogniseAt = async (o: Org, name: string, url: string) => {
+    const taskId = await submit(app, o.headers, o.workspaceId, url);
     const status = await waitRecognized(app, o.headers, taskId, 900_000);
-    if (status !== 3) throw new Error(`${c.name}: recognition ended in status ${status}`);
+    if (status !== 3) throw new Error(`${name}: recognition ended in status ${status}`);
     return { taskId, fields: await exportedFields(app, o.headers, taskId) };
   };
+  const recognise = (o: Org, c: Case) => recogniseAt(o, c.name, files.url(`/${c.name}.pdf`));
 
   try {
+    if (only !== 'real') await generatedPart();
+    if (only !== 'generated') {
+      await realDocumentsPart({ app, say, corpora, publicFolder: path.join(repository, PUBLIC_INVOICES_FOLDER), served, url: files.url, org, recognise: recogniseAt });
+    }
+    say('');
+    say(`total ${((Date.now() - started) / 1000).toFixed(0)} s; load average now ${os.loadavg()[0]!.toFixed(1)}`);
+  } finally {
+    await workers.close();
+    await app.close();
+    await files.close();
+    await Promise.all(Object.values(services.queues).map((q) => q.obliterate({ force: true }).catch(() => undefined)));
+    await services.close();
+    await infra.stop();
+    await rm(scratch, { recursive: true, force: true });
+  }
+
+  async function generatedPart(): Promise<void> {
+    const learning = await org('L');
+    const general = await org('G');
     // 1. First documents in L, and the general model's reading of the second documents and the unseen vendors in G.
     let t = Date.now();
     const [firsts, generalSeconds, generalUnseen] = await Promise.all([
@@ -157,16 +189,6 @@ async function main(): Promise<void> {
     say(`  documents of unseen vendors matched to a profile: ${unseenMatched} of ${unseen.length}`);
     const wrong = pairs.flatMap(([, s], i) => SCORED_FIELDS.filter((f) => !withScores[i]![f]).map((f) => `${s.name}:${f}`));
     if (wrong.length) say(`  wrong with profiles: ${wrong.join(', ')}`);
-    say('');
-    say(`total ${((Date.now() - started) / 1000).toFixed(0)} s; load average now ${os.loadavg()[0]!.toFixed(1)}`);
-  } finally {
-    await workers.close();
-    await app.close();
-    await files.close();
-    await Promise.all(Object.values(services.queues).map((q) => q.obliterate({ force: true }).catch(() => undefined)));
-    await services.close();
-    await infra.stop();
-    await rm(scratch, { recursive: true, force: true });
   }
 }
 

@@ -48,6 +48,8 @@ beforeAll(async () => {
   // Bergmann: "Beleg-Nr." in a grid of labels and values; the same again as redesigned.
   await add('bergmann-1', vendorDocument(vendor('bergmann'), 1));
   await add('bergmann-redesigned', vendorDocument(vendor('bergmann'), 3, { redesign: true }));
+  // Bergmann's letterhead and name under Northwind's tax number: another seller printing the same number.
+  await add('northwind-number-twin-1', vendorDocument({ ...vendor('bergmann'), key: 'northwind-number-twin', taxId: vendor('northwind').taxId }, 1));
   // Tejo: scans, its number as "Documento FT T/…".
   await add('tejo-scan-1', vendorDocument(vendor('tejo'), 1), 11);
   await add('tejo-scan-2', vendorDocument(vendor('tejo'), 2), 12);
@@ -233,6 +235,19 @@ describe("the reviewer's corrections", () => {
     expectProblem(await patch({ chunks: [{ chunkNumber: 1 }] }), 400);
     expectProblem(await patch({ chunks: [{ chunkNumber: 1, addedFields: [{ category: 'IBAN', content: '  ' }] }] }), 400);
   });
+});
+
+describe('sellers sharing a tax number', () => {
+  it('keep a profile each when their names and letterheads differ', async () => {
+    const org = await invoiceOrg();
+    for (const name of ['northwind-1', 'northwind-number-twin-1']) {
+      const { taskId } = await processed(org, name);
+      await reviewAndCorrect(ctx.app, org.reviewer, taskId, docs[name]!.expected);
+    }
+    const profiles = (await listProfiles(org)).json().items as Array<{ vendorName: string; taxIds: string[] }>;
+    expect(profiles.map((p) => p.vendorName).sort()).toEqual([docs['northwind-number-twin-1']!.expected.VendorName.content, 'Northwind Supplies Ltd'].sort());
+    for (const profile of profiles) expect(profile.taxIds).toEqual([vendor('northwind').taxId.replace(/[\s.-]/g, '').toUpperCase()]);
+  }, 120_000);
 });
 
 describe('the extension routes', () => {

@@ -1,6 +1,7 @@
 /**
  * Values no document can hold, whatever a label or a layout says: a customer tax id that is the
- * seller's own, a date outside the years invoices are processed for, amounts that do not add up.
+ * seller's own, a party's name that is a contact line (a phone number, an e-mail, "Ansprechpartner:
+ * ..."), a date outside the years invoices are processed for, amounts that do not add up.
  * Such a value is never given at a confidence a reviewer would skip, and a review that left it
  * untouched does not confirm it (the reviewer may simply not have looked).
  */
@@ -19,6 +20,25 @@ const CASH_ROUNDING_CENTS = 50;
 export const IMPOSSIBLE_CAP = 0.5;
 
 const DATE_FIELDS: readonly InvoiceField[] = ['InvoiceDate', 'DueDate'];
+const NAME_FIELDS: readonly InvoiceField[] = ['VendorName', 'CustomerName'];
+
+/**
+ * The contact lines printed beside a party's address: a phone or fax label before a number, an
+ * e-mail or web label, a contact person's label. What follows them is never the party's name.
+ */
+const CONTACT_LINES: readonly RegExp[] = [
+  /^(?:tel|telefon|t[ée]l[ée]phone|phone|fon|fax|mobil|mobile|handy)\b\.?\s*[:.]?\s*[+\d(]/i,
+  /^(?:e-?mail|mail|courriel|web|internet|kontakt|contact)\s*:/i,
+  /^(?:ansprechpartner|sachbearbeiter|bearbeiter)(?:in)?\b/i,
+  /@|https?:\/\/|\bwww\./i,
+  /^\+?[\d\s()./-]{6,}$/,
+];
+
+/** A name that is a contact line: labelled as one ("Tel.: ...", "E-Mail: ...", "Ansprechpartner: ..."), an e-mail or web address, or a phone number. */
+export function isContactLine(name: string): boolean {
+  const text = name.trim();
+  return CONTACT_LINES.some((pattern) => pattern.test(text));
+}
 export const AMOUNT_FIELDS: readonly InvoiceField[] = ['SubTotal', 'TotalTax', 'InvoiceTotal'];
 
 /** A tax id without spaces, marks or its country prefix, for comparing "PT501964843" with "501 964 843". */
@@ -36,6 +56,7 @@ export function impossibleFields(values: Partial<Record<InvoiceField, string>>, 
   const impossible = new Set<InvoiceField>();
   const seller = values.VendorTaxId && taxKey(values.VendorTaxId);
   if (seller && values.CustomerTaxId && taxKey(values.CustomerTaxId) === seller) impossible.add('CustomerTaxId');
+  for (const field of NAME_FIELDS) if (values[field] && isContactLine(values[field])) impossible.add(field);
 
   const latest = new Date(now.getTime() + LATEST_AHEAD_DAYS * 86_400_000).toISOString().slice(0, 10);
   for (const field of DATE_FIELDS) {

@@ -19,7 +19,7 @@ import {
   type LabelAnchor,
   type VendorProfileSource,
 } from './vendor-profile.js';
-import { findValue, frameOf, labelMeasure, rangeBox, shapeOf, toRegion, type LineRange, type ProfileLine, type ValueKind } from './vendor-profile-text.js';
+import { findValue, frameOf, labelMeasure, rangeBox, shapeOf, toRegion, valuesIn, type LineRange, type ProfileLine, type ValueKind } from './vendor-profile-text.js';
 
 /** One page of the reviewed result: its chunk number, its lines, and the boxes of its item tables (no field is learned inside an item row). */
 export interface ReviewedPage {
@@ -77,7 +77,7 @@ export function learnField(pages: readonly ReviewedPage[], field: ReviewedField,
   const box = rangeBox(line, range.start, range.end);
   if (!box) return base;
   const frame = frameOf(page.lines);
-  const label = labelAnchor(page.lines, range, box, frame);
+  const label = labelAnchor(page.lines, range, box, frame, (text) => namesField(field.field, text) && !isAmountDue(field.field, text));
   return { ...base, region: toRegion(box, frame), ...(label ? { label } : {}) };
 }
 
@@ -94,11 +94,14 @@ function formatOf(kind: ValueKind, content: string, value: string): Pick<FieldEv
 
 /**
  * Where the value is printed. Where the reviewer pointed, when they did: the value's occurrence in
- * that box, else the words in it. A confirmed value is where the service located it; a corrected
- * one is looked for on the page (the service's place was wrong, or its reading was): of its
- * occurrences, one outside the item table (a subtotal's figure recurs in a discount line, a date in
- * an item's service period), then one printed as typed, then one a label of its own field
- * announces, then one any label announces, the nearest to the service's place.
+ * that box, else the words in it. Otherwise the occurrence that best fits the field, the one where
+ * the service located it counting as the nearest: of the value's occurrences, one outside the item
+ * table and its rows (a subtotal's figure recurs in a discount line, "5,00% sur 100,00 EUR", a date
+ * in an item's service period), then one a label of its own field announces (inline, to its left
+ * or as its column's head; for a total, not the amount left to pay, which equals it only while
+ * nothing was paid in advance), then one printed as typed, then one any label announces, the
+ * nearest to the service's place. A value the service read right where it is announced as the
+ * field stays where it was.
  */
 function locate(page: ReviewedPage, field: ReviewedField, kind: ValueKind, value: string): LineRange | undefined {
   const { lines } = page;
@@ -113,24 +116,47 @@ function locate(page: ReviewedPage, field: ReviewedField, kind: ValueKind, value
     inPlace.sort((a, b) => Number(b.exact) - Number(a.exact));
     return inPlace[0] ?? lineRangeOfSpan(lines, field.spans[0]);
   }
-  if (!field.corrected) {
-    const located = lineRangeOfSpan(lines, field.spans[0]);
-    if (located) return located;
-  }
+  const located = field.corrected ? undefined : lineRangeOfSpan(lines, field.spans[0]);
   const found = findValue(lines, kind, value, field.content);
-  if (found.length === 0) return undefined;
+  if (found.length === 0) return located;
   const items = page.itemAreas ?? [];
-  const target = field.box && field.box.width > 0 ? field.box : undefined;
+  const target = located ? boxOf(located) : field.box && field.box.width > 0 ? field.box : undefined;
   const scored = found.map((range) => {
     const box = boxOf(range);
-    const label = box && labelAnchor(lines, range, box, frame);
+    const labels = box ? labelsAround(lines, range, box, frame) : [];
+    const own = labels.filter((l) => namesField(field.field, l.text));
     const distance = box && target ? Math.hypot(box.left - target.left, box.top - target.top) : 0;
     // An item table's area may take in the totals under it: a value only it holds is still the field's.
-    const outside = !box || !items.some((area) => contains(area, box)) ? 1 : 0;
-    return { range, outside, own: label && namesField(field.field, label.text) ? 1 : 0, labelled: label ? 1 : 0, distance, exact: range.exact ? 1 : 0 };
+    const inItems = (box !== undefined && items.some((area) => contains(area, box))) || isItemRow(lines[range.line]!, range);
+    return {
+      range,
+      outside: inItems ? 0 : 1,
+      own: own.some((l) => !isAmountDue(field.field, l.text)) ? 2 : own.length ? 1 : 0,
+      labelled: labels.length ? 1 : 0,
+      distance,
+      exact: range.exact ? 1 : 0,
+    };
   });
-  scored.sort((a, b) => b.outside - a.outside || b.exact - a.exact || b.own - a.own || b.labelled - a.labelled || a.distance - b.distance);
+  scored.sort((a, b) => b.outside - a.outside || b.own - a.own || b.exact - a.exact || b.labelled - a.labelled || a.distance - b.distance);
   return scored[0]!.range;
+}
+
+/**
+ * A row of an item table, or of a discount, charge or tax breakdown: a line that holds a
+ * percentage and two amounts or more besides the value ("REMISE 5,00% sur 100,00 EUR -5,00").
+ * A totals line holds one amount beside its rate at most ("MwSt 19 % 19,00").
+ */
+function isItemRow(line: ProfileLine, range: LineRange): boolean {
+  if (!/\d\s*%/.test(line.text)) return false;
+  const others = valuesIn('amount', line.text).filter((v) => v.end <= range.start || v.start >= range.end);
+  return others.length >= 2;
+}
+
+/** What is left to pay: a total's value only while nothing was paid in advance. */
+const AMOUNT_DUE = /(?:^|[^\p{L}])(?:net\s*(?:a|&|to)\s*pay(?:er)?|(?:reste\s*)?[a&]\s*payer|zu\s*zahlen|zahlbetrag|restbetrag|amount\s*(?:due|payable|to\s*pay)|balance(?:\s*due)?|te\s*betalen|a\s*pagar|da\s*pagare)(?![\p{L}])/u;
+
+function isAmountDue(field: InvoiceField, label: string): boolean {
+  return field === 'InvoiceTotal' && AMOUNT_DUE.test(plain(label));
 }
 
 /** The centre of `inner` lies in `outer`. */
@@ -210,21 +236,23 @@ function wordRanges(line: ProfileLine, upTo = Infinity): Array<{ start: number; 
 const centreY = (box: Box) => box.top + box.height / 2;
 
 /**
- * The label that announces a value: the words before it on its line, else the end of the line to
- * its left in the same row, else the line above it in its column; with the value's place relative
- * to it in the label's heights.
+ * The labels around a value: the words before it on its line, the end of the line to its left in
+ * the same row, the line above it in its column; each with the value's place relative to it in the
+ * label's character widths.
  */
-export function labelAnchor(lines: readonly ProfileLine[], range: LineRange, valueBox: Box, frame: Box): LabelAnchor | undefined {
+export function labelsAround(lines: readonly ProfileLine[], range: LineRange, valueBox: Box, frame: Box): LabelAnchor[] {
+  const found: LabelAnchor[] = [];
+  const push = (anchor: LabelAnchor | undefined) => anchor && found.push(anchor);
   const line = lines[range.line]!;
   const inline = trailingLabel(line, wordRanges(line, range.start));
-  if (inline) return anchorOf(line, inline, 'inline', valueBox, frame);
+  if (inline) push(anchorOf(line, inline, 'inline', valueBox, frame));
 
   const h = valueBox.height;
   const left = lines
     .filter((l, i) => i !== range.line && l.box.left + l.box.width <= valueBox.left + 0.5 * h && Math.abs(centreY(l.box) - centreY(valueBox)) <= 0.5 * Math.min(l.box.height, h))
     .sort((a, b) => b.box.left + b.box.width - (a.box.left + a.box.width))[0];
   const leftLabel = left && trailingLabel(left, wordRanges(left));
-  if (left && leftLabel) return anchorOf(left, leftLabel, 'left', valueBox, frame);
+  if (left && leftLabel) push(anchorOf(left, leftLabel, 'left', valueBox, frame));
 
   const above = lines
     .filter((l, i) => {
@@ -233,14 +261,27 @@ export function labelAnchor(lines: readonly ProfileLine[], range: LineRange, val
       return i !== range.line && gap >= -0.3 * h && gap <= 2.5 * h && overlaps;
     })
     .sort((a, b) => b.box.top - a.box.top)[0];
-  if (!above) return undefined;
-  // The part of the line above that heads the value's column (a header row holds several labels).
-  const column = wordRanges(above).filter((w) => {
-    const box = rangeBox(above, w.start, w.end);
-    return box && box.left < valueBox.left + valueBox.width + 2 * h && box.left + box.width > valueBox.left - 2 * h;
-  });
-  const aboveLabel = column.length ? trailingLabel(above, column) : undefined;
-  return aboveLabel ? anchorOf(above, aboveLabel, 'above', valueBox, frame) : undefined;
+  if (above) {
+    // The part of the line above that heads the value's column (a header row holds several labels).
+    const column = wordRanges(above).filter((w) => {
+      const box = rangeBox(above, w.start, w.end);
+      return box && box.left < valueBox.left + valueBox.width + 2 * h && box.left + box.width > valueBox.left - 2 * h;
+    });
+    const aboveLabel = column.length ? trailingLabel(above, column) : undefined;
+    if (aboveLabel) push(anchorOf(above, aboveLabel, 'above', valueBox, frame));
+  }
+  return found;
+}
+
+/**
+ * The label that announces a value: of the labels around it (labelsAround), the first that
+ * `preferred` accepts (a label of the field's own vocabulary: "TOTAL HT" heading a column rather
+ * than the end of a sentence printed on the values' line), else the nearest: the words before it on
+ * its line, else the line to its left, else the line above.
+ */
+export function labelAnchor(lines: readonly ProfileLine[], range: LineRange, valueBox: Box, frame: Box, preferred?: (label: string) => boolean): LabelAnchor | undefined {
+  const labels = labelsAround(lines, range, valueBox, frame);
+  return (preferred && labels.find((l) => preferred(l.text))) ?? labels[0];
 }
 
 function anchorOf(line: ProfileLine, label: { start: number; end: number }, place: LabelAnchor['place'], valueBox: Box, frame: Box): LabelAnchor | undefined {

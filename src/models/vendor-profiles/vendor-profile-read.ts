@@ -136,14 +136,37 @@ function pagesToSearch(evidence: FieldEvidence, pages: readonly ProfilePage[]): 
   return first ? [first, ...pages.filter((p) => p !== first)] : [...pages];
 }
 
-function readOnPage(field: InvoiceField, evidence: FieldEvidence, page: ProfilePage): ProfileReading | undefined {
+function readOnPage(field: InvoiceField, learned: FieldEvidence, page: ProfilePage): ProfileReading | undefined {
   const lines = page.text.lines;
   const frame = frameOf(lines);
+  // A vendor's documents in another language may write dates the other way round: the page's own order, where its dates show it, wins.
+  const order = learned.kind === 'date' ? pageMonthFirst(lines) : undefined;
+  const evidence = order === undefined ? learned : { ...learned, monthFirst: order };
   if (VENDOR_CONSTANTS.has(field)) return byValue(evidence, page, frame);
   const found = (evidence.label && byLabel(evidence, page, frame)) || (evidence.region && byRegion(evidence, page, frame));
   // A vendor bills in its currency: where no label places it, the mention of it.
   if (!found) return field === 'Currency' ? byValue(evidence, page, frame) : undefined;
   return evidence.kind === 'identifier' || evidence.kind === 'taxId' ? conformed(found, evidence) : found;
+}
+
+/**
+ * The order of the page's dates where some show it: a date only month-first reads ("11/17/2017")
+ * and none only day-first reads ("17/11/2017"), or the other way round; undefined when no date
+ * tells, or when they disagree.
+ */
+export function pageMonthFirst(lines: readonly { text: string }[]): boolean | undefined {
+  let dayFirst = 0;
+  let monthFirst = 0;
+  for (const line of lines) {
+    for (const m of line.text.matchAll(/(?<![\d.,/-])(\d{1,2})[./-](\d{1,2})[./-](\d{4}|\d{2})(?![\d.,/-]*\d)/g)) {
+      const [first, second] = [Number(m[1]), Number(m[2])];
+      if (first > 12 && first <= 31 && second >= 1 && second <= 12) dayFirst++;
+      else if (second > 12 && second <= 31 && first >= 1 && first <= 12) monthFirst++;
+    }
+  }
+  if (monthFirst > 0 && dayFirst === 0) return true;
+  if (dayFirst > 0 && monthFirst === 0) return false;
+  return undefined;
 }
 
 /**
@@ -184,11 +207,13 @@ const isScanned = (line: TextLine) => line.words.some((w) => w.confidence < 0.99
 /**
  * A vendor's own value (name, address, tax number, IBAN; its currency) where the page prints it,
  * the occurrence nearest the evidence's region; given in the reviewer's spelling, whatever the
- * OCR made of it.
+ * OCR made of it. Numbers are read within OCR's tolerance on scans only.
  */
 function byValue(evidence: FieldEvidence, page: ProfilePage, frame: Box): ProfileReading | undefined {
   const lines = page.text.lines;
-  const found = findValue(lines, evidence.kind, evidence.value, evidence.content);
+  // A text layer prints what it holds: a number within OCR's tolerance of the vendor's there is another
+  // number (the IBAN of another account, "FR20 1254 ..." for "FR76 1254 ..."); a name may be typed otherwise.
+  const found = findValue(lines, evidence.kind, evidence.value, evidence.content).filter((r) => r.exact || evidence.kind === 'name' || isScanned(lines[r.line]!));
   if (found.length === 0) return undefined;
   const target = evidence.region && centre(fromRegion(evidence.region, frame));
   const distance = (r: (typeof found)[number]) => {

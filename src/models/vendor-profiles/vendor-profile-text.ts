@@ -274,7 +274,7 @@ export function sameValue(kind: ValueKind, a: string, b: string): boolean {
 
 /**
  * Where a known value is printed on the page: every exact occurrence (amounts and dates by value,
- * the rest by key), else the places OCR may have misread it (a key within OCR's tolerance; the
+ * the rest by key; a name also over two lines), else the places OCR may have misread it (a key within OCR's tolerance; the
  * digits of an amount off by one).
  */
 export function findValue(lines: readonly ProfileLine[], kind: ValueKind, value: string, content: string): Array<LineRange & { exact: boolean }> {
@@ -305,8 +305,29 @@ export function findValue(lines: readonly ProfileLine[], kind: ValueKind, value:
       }
     }
   });
+  if (kind === 'name' && exact.length === 0) exact.push(...overTwoLines(lines, keyOf(value)));
   if (exact.length) return dedupe(exact);
   return dedupe(near.sort((a, b) => a.distance - b.distance));
+}
+
+/**
+ * A name printed over two lines of a letterhead ("MVM Musterhafter" over "Versicherungsverein
+ * Musterstadt a.G."): the first line, where it begins the name and the line right under it, in
+ * the same column, carries on with the rest.
+ */
+function overTwoLines(lines: readonly ProfileLine[], target: string): Array<LineRange & { exact: boolean }> {
+  const found: Array<LineRange & { exact: boolean }> = [];
+  lines.forEach((line, index) => {
+    const head = keyOf(line.text);
+    if (head.length < 2 || head.length >= target.length || !target.startsWith(head)) return;
+    const h = line.box.height;
+    const under = lines.find((l) => {
+      const gap = l.box.top - (line.box.top + h);
+      return l !== line && gap >= -0.3 * h && gap <= h && Math.abs(l.box.left - line.box.left) <= 2 * h;
+    });
+    if (under && keyOf(under.text).startsWith(target.slice(head.length))) found.push({ line: index, start: 0, end: line.text.length, exact: true });
+  });
+  return found;
 }
 
 /** Amounts whose digits differ in one place (OCR read a 3 for an 8). */

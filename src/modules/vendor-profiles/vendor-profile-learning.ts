@@ -9,7 +9,7 @@ import { TemplateType } from '../../domain/enums.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Box } from '../../models/page/text/geometry.js';
 import { INVOICE_FIELDS, type InvoiceField } from '../../models/fields/invoice-field-names.js';
-import type { FieldEvidence, ProfileFields } from '../../models/vendor-profiles/vendor-profile.js';
+import { fingerprintSimilarity, type FieldEvidence, type ProfileFields } from '../../models/vendor-profiles/vendor-profile.js';
 import { impossibleFields } from '../../models/fields/impossible-values.js';
 import { learnField, learnIdentity, mergeEvidence, reviewedValue, type LearnedIdentity, type ReviewedField, type ReviewedPage } from '../../models/vendor-profiles/vendor-profile-learn.js';
 import type { ProfileLine } from '../../models/vendor-profiles/vendor-profile-text.js';
@@ -159,18 +159,34 @@ export async function learnFromReview(tx: Db, task: ReviewedTask, now: Date): Pr
   }
 }
 
-/** The known profile with the reviewed tax number, else IBAN, else name. */
+/** Header fingerprints this alike are one letterhead: the same vendor, whatever name a reviewer typed. */
+const SAME_LETTERHEAD = 0.5;
+
+/**
+ * The known profile of the reviewed vendor: the one with its tax number, else its IBAN, and its
+ * name (or its letterhead, when the name was typed otherwise); else the one with its name. Two
+ * sellers that print one tax number under different names and letterheads (a group's companies,
+ * sample documents) keep a profile each.
+ */
 function profileOfIdentity(known: readonly VendorProfileRow[], identity: LearnedIdentity): VendorProfileRow | undefined {
+  const sameVendor = (p: VendorProfileRow) => !namedOtherwise(p, identity);
   return (
-    known.find((p) => p.taxIds.some((id) => identity.taxIds.includes(id))) ??
-    known.find((p) => p.ibans.some((iban) => identity.ibans.includes(iban))) ??
+    known.find((p) => p.taxIds.some((id) => identity.taxIds.includes(id)) && sameVendor(p)) ??
+    known.find((p) => p.ibans.some((iban) => identity.ibans.includes(iban)) && sameVendor(p)) ??
     known.find((p) => identity.nameKey !== null && p.nameKey === identity.nameKey)
   );
 }
 
-/** The reviewed vendor is not the profile's: another tax number, or another name and no shared number. */
+/** Another name than the profile's, on another letterhead. */
+function namedOtherwise(profile: VendorProfileRow, identity: LearnedIdentity): boolean {
+  if (identity.nameKey === null || profile.nameKey === null || identity.nameKey === profile.nameKey) return false;
+  return fingerprintSimilarity(profile.fingerprint, identity.fingerprint) < SAME_LETTERHEAD;
+}
+
+/** The reviewed vendor is not the profile's: another tax number, or another name and letterhead, or another name and no shared number. */
 function contradicts(profile: VendorProfileRow, identity: LearnedIdentity): boolean {
   if (identity.taxIds.length && profile.taxIds.length && !profile.taxIds.some((id) => identity.taxIds.includes(id))) return true;
+  if (namedOtherwise(profile, identity)) return true;
   const sharesNumber = profile.ibans.some((iban) => identity.ibans.includes(iban)) || profile.taxIds.some((id) => identity.taxIds.includes(id));
   return identity.nameKey !== null && profile.nameKey !== null && identity.nameKey !== profile.nameKey && !sharesNumber;
 }

@@ -15,6 +15,16 @@ describe('impossible values', () => {
     expect(impossibleFields({ VendorTaxId: 'PT501964843', CustomerTaxId: 'PT509876543' }, now).size).toBe(0);
   });
 
+  it("a party's name that is a contact line: a phone, an e-mail, a contact person", () => {
+    for (const line of ['Tel.: 0431 123456', 'Telefon 0431/12 34 56', 'E-Mail: info@nordlicht.de', 'buchhaltung@stadtwerke-kiel.de', 'Ansprechpartner: Herr Jansen', 'Fax: +49 431 99', '+49 431 123 456']) {
+      expect(impossibleFields({ CustomerName: line }, now), line).toEqual(new Set(['CustomerName']));
+    }
+    expect(impossibleFields({ VendorName: 'Tel.: 0431 123456' }, now)).toEqual(new Set(['VendorName']));
+    for (const name of ['Stadtwerke Kiel', 'Telekom Deutschland GmbH', 'Contact Energy Ltd', 'Faxe Kondi A/S', 'Mailand Moden GmbH']) {
+      expect(impossibleFields({ CustomerName: name }, now).size, name).toBe(0);
+    }
+  });
+
   it('a date before 1990 or more than a year ahead', () => {
     expect(impossibleFields({ InvoiceDate: '1989-12-31', DueDate: '2027-07-01' }, now)).toEqual(new Set(['InvoiceDate', 'DueDate']));
     expect(impossibleFields({ InvoiceDate: '1990-01-01', DueDate: '2027-05-30' }, now).size).toBe(0);
@@ -35,9 +45,11 @@ describe('impossible values', () => {
       ['CustomerTaxId', field('DE 811 234 567')],
       ['InvoiceDate', field('1970-01-01')],
       ['InvoiceId', field('R-1')],
+      ['CustomerName', field('E-Mail: einkauf@stadtwerke-kiel.de')],
     ]);
     capImpossible(chosen, now);
     expect(chosen.get('CustomerTaxId')!.confidence).toBe(IMPOSSIBLE_CAP);
+    expect(chosen.get('CustomerName')!.confidence).toBe(IMPOSSIBLE_CAP);
     expect(chosen.get('InvoiceDate')!.confidence).toBe(IMPOSSIBLE_CAP);
     expect(chosen.get('VendorTaxId')!.confidence).toBe(0.99);
     expect(chosen.get('InvoiceId')!.confidence).toBe(0.99);
@@ -45,8 +57,17 @@ describe('impossible values', () => {
 
   it('left untouched by a reviewer are not confirmed; typed by one they are learned', () => {
     const reviewed = (field: InvoiceField, value: string, corrected = false): ReviewedField => ({ field, chunk: 1, content: value, contentNormalized: value, corrected, spans: [], box: null });
-    const fields = [reviewed('VendorTaxId', 'DE811234567'), reviewed('CustomerTaxId', 'DE811234567'), reviewed('InvoiceDate', '2036-01-01'), reviewed('DueDate', '1980-02-01', true), reviewed('InvoiceId', 'R-1')];
+    const fields = [
+      reviewed('VendorTaxId', 'DE811234567'),
+      reviewed('CustomerTaxId', 'DE811234567'),
+      reviewed('CustomerName', 'Tel.: 0431 123456'),
+      reviewed('InvoiceDate', '2036-01-01'),
+      reviewed('DueDate', '1980-02-01', true),
+      reviewed('InvoiceId', 'R-1'),
+    ];
     expect(confirmable({ pages: [], fields }, now).fields.map((f) => f.field)).toEqual(['VendorTaxId', 'DueDate', 'InvoiceId']);
+    // A contact line the reviewer typed as the customer is theirs to keep.
+    expect(confirmable({ pages: [], fields: [reviewed('CustomerName', 'Ansprechpartner Jansen', true)] }, now).fields).toHaveLength(1);
   });
 });
 
