@@ -5,7 +5,7 @@
  */
 import { findIbans, findTaxId } from './identifiers.js';
 import { ATTENTION } from './label-hits.js';
-import { hasLegalForm } from './legal-form.js';
+import { hasLegalForm, isOnlyLegalForm } from './legal-form.js';
 import { findAmounts, findCurrency, findDates, type DateOptions, type FoundAmount } from './normalize.js';
 import { runInRange, type PageText, type TextRun } from '../page/text/text-lines.js';
 
@@ -176,7 +176,19 @@ export const readName: ValueReader = (run, page) => {
     const name = subRun(page, run, 0, address.index);
     if (name) return readName(name, page);
   }
+  // Codes before the name on its line (a GLN, a supplier number: "GLN 4333741000005 Lief-Nr: 549910
+  // Musterlieferant GmbH"): the name is what follows the last of them.
+  const codes = [...run.text.matchAll(/\d{5,}/g)];
+  const lastCode = codes.at(-1);
+  if (lastCode && /\p{L}{2}/u.test(run.text.slice(lastCode.index + lastCode[0].length))) {
+    const at = lastCode.index + lastCode[0].length;
+    const skip = /^[\s,;:·|/-]*/.exec(run.text.slice(at))![0].length;
+    const rest = subRun(page, run, at + skip, run.text.length - at - skip);
+    if (rest) return readName(rest, page);
+  }
   const text = run.text.replace(/\s+/g, ' ').trim();
+  // A legal form alone ("GmbH", "S.A.") names no one: it is the end of a name printed apart.
+  if (isOnlyLegalForm(text)) return undefined;
   // Two letters alone are a state's or a country's code, initials, a unit: no party's name.
   if (!/\p{L}{2}/u.test(text) || /^\p{L}{1,2}\.?$/u.test(text) || text.length > 80 || ATTENTION.test(text)) return undefined;
   if (findDates(text).length > 0 || /^[\d\s.,:/-]+$/.test(text) || /@|https?:|www\./i.test(text)) return undefined;

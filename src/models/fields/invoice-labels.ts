@@ -6,13 +6,15 @@
  * the longest label found at a place wins, so "Total VAT" is not read as "Total".
  */
 import type { InvoiceField } from './invoice-field-names.js';
+import { EU_INVOICE_LABELS } from './eu-invoice-labels.js';
 
 /**
  * What a label announces: a field, a tax number whose owner its place tells (TaxId), one of
- * several tax lines (TaxLine), the receipt's payment lines (Tendered, Change, Rounding), or a
+ * several tax lines (TaxLine), a tax office's or register's number that is no VAT id and stands
+ * for the vendor's tax number only when no VAT id is printed (TaxRegistration), the receipt's payment lines (Tendered, Change, Rounding), or a
  * label that only looks like a field's and announces something else (Other: "Total qty").
  */
-export type LabelCategory = InvoiceField | 'TaxId' | 'TaxLine' | 'Tendered' | 'Change' | 'Rounding' | 'Other';
+export type LabelCategory = InvoiceField | 'TaxId' | 'TaxRegistration' | 'TaxLine' | 'Tendered' | 'Change' | 'Rounding' | 'Other';
 
 export interface LabelDefinition {
   category: LabelCategory;
@@ -30,7 +32,7 @@ const NO = '(?:number|numbers|nummer|numero|num\\.?|nr\\.?|no\\.?|n\\s?\\.?\\s?[
 /** A tax rate after its word: "20%", "(20%)", "@ 9%", "at 20%", "à 20 %", "zu 19 %". */
 const RATE = '(?:\\s*[(@]?\\s*(?:@|at|[aà]|zu)?\\s*\\d{1,2}(?:[.,]\\d{1,3})?\\s*%\\s*\\)?)?';
 /** The names of taxes, as a pattern's source (plain text). */
-export const TAX_WORD = '(?:vat|tax|taxes|gst|hst|pst|qst|sst|iva|tva|mwst\\.?|ust\\.?|btw|igst|cgst|sgst|utgst|cess|sales\\s*tax|imposto|impuesto|impuestos|imposta|umsatzsteuer|mehrwertsteuer)';
+export const TAX_WORD = '(?:vat|tax|taxes|gst|hst|pst|qst|sst|iva|tva|mwst\\.?|ust\\.?|btw|igst|cgst|sgst|utgst|cess|sales\\s*tax|imposto|impuesto|impuestos|imposta|umsatzsteuer|mehrwertsteuer|dph|moms|alv)';
 const CURRENCY_SUFFIX = '(?:\\s*\\(\\s*[a-z$€£₹]{1,3}\\s*\\)|\\s+(?:eur|usd|gbp|inr|myr|rm|chf|rs\\.?))?';
 
 function labels(category: LabelCategory, strength: number, sources: readonly string[]): LabelDefinition[] {
@@ -370,8 +372,6 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     // "USt-IdNr." as OCR reads it too: its capital I is often an l ("USt-ldNr.").
     'ust\\.?\\s*-?\\s*[il1]d\\.?\\s*-?\\s*(?:nr\\.?)?',
     'uid(?:\\s*-?\\s*nr\\.?)?',
-    'steuer\\s*-?\\s*(?:nr\\.?|nummer)',
-    'steuernummer',
     // Swiss letterheads print "MWST CHE-116.281.710 MWST": the word alone before the number.
     'mwst(?:\\s*-?\\s*nr\\.?)?',
     'btw\\s*-?\\s*(?:nr\\.?|nummer|id)?',
@@ -389,4 +389,5 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
   ]),
   // A French company's registration number: its tax id when no VAT number is printed, else the VAT number is.
   ...labels('TaxId', 0.7, ['siret']),
+  ...EU_INVOICE_LABELS,
 ]);

@@ -2,6 +2,7 @@
  * What makes a line read as a company's name: a legal form of the countries whose documents we
  * read, or a trade word that serves as one on receipts ("RESTORAN", "HARDWARE").
  */
+import { plain } from './normalize.js';
 
 /** Legal forms of companies (on plain text), in the countries whose documents we read. */
 export const LEGAL_FORM =
@@ -14,3 +15,10 @@ const DUTCH_POSTCODE = /\b\d{4}\s?[a-z]{2}\b/gi;
 export function hasLegalForm(text: string): boolean {
   return LEGAL_FORM.test(text.toLowerCase().replace(DUTCH_POSTCODE, ' '));
 }
+
+/** Whether a text is a legal form and nothing else ("GmbH", "Ltd.", "S.A.S."): no name of a party. */
+export function isOnlyLegalForm(text: string): boolean {
+  const folded = ` ${plain(text).replace(/[,;]/g, ' ')} `;
+  return hasLegalForm(folded) && !/\p{L}{2}/u.test(folded.replace(new RegExp(LEGAL_FORM.source, 'g'), ' ').replace(/[\s.&]+/g, ' '));
+}
+

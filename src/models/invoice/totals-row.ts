@@ -95,7 +95,7 @@ export function lineOf(page: PageText, run: TextRun): TextLine | undefined {
 }
 
 /** The lines of a run's row to the right of its line. */
-function rowAfter(page: PageText, run: TextRun): TextLine[] {
+export function rowAfter(page: PageText, run: TextRun): TextLine[] {
   const line = lineOf(page, run);
   const row = line ? (page.rows[line.row] ?? []) : [];
   return line ? row.slice(row.indexOf(line) + 1) : [];
