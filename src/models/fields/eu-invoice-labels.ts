@@ -145,6 +145,28 @@ export const EU_INVOICE_LABELS: readonly LabelDefinition[] = [
   ]),
   ...labels('CustomerName', 0.85, ['asiakas', 'kund', 'odbiorca', 'p[lł]atnik']),
 
+  // The name row of a party's block ("Verkäufer" / "Nummer: 549910" / "Name: Rohstoff AG"): the
+  // party is the block's heading's.
+  ...labels('PartyName', 0.95, [
+    '(?:company\\s*|trade\\s*|legal\\s*|business\\s*|registered\\s*)?name',
+    'firma',
+    'firmenname',
+    'nom',
+    'raison\\s*sociale',
+    '(?:bedrijfs)?naam',
+    'nome',
+    'ragione\\s*sociale',
+    'nombre',
+    'razon\\s*social',
+    'denominacao(?:\\s*social)?',
+    'nazev(?:\\s*firmy)?',
+    'nazwa(?:\\s*firmy)?',
+    'navn',
+    'namn',
+    'nimi',
+    'nev',
+  ]),
+
   // BT-31, the seller's VAT id.
   ...labels('TaxId', 1, [
     `ust${J}\\.?${J}id(?:ent)?\\.?${J}(?:nr|nummer|no)?\\.?`,

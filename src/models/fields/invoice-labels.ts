@@ -10,11 +10,11 @@ import { EU_INVOICE_LABELS } from './eu-invoice-labels.js';
 
 /**
  * What a label announces: a field, a tax number whose owner its place tells (TaxId), one of
- * several tax lines (TaxLine), a tax office's or register's number that is no VAT id and stands
+ * several tax lines (TaxLine), a name inside a party's block whose heading tells whose it is (PartyName), a tax office's or register's number that is no VAT id and stands
  * for the vendor's tax number only when no VAT id is printed (TaxRegistration), the receipt's payment lines (Tendered, Change, Rounding), or a
  * label that only looks like a field's and announces something else (Other: "Total qty").
  */
-export type LabelCategory = InvoiceField | 'TaxId' | 'TaxRegistration' | 'TaxLine' | 'Tendered' | 'Change' | 'Rounding' | 'Other';
+export type LabelCategory = InvoiceField | 'PartyName' | 'TaxId' | 'TaxRegistration' | 'TaxLine' | 'Tendered' | 'Change' | 'Rounding' | 'Other';
 
 export interface LabelDefinition {
   category: LabelCategory;

@@ -11,11 +11,11 @@ import { readAmount, readCurrency, readDate, readIban, readIdentifier, readName,
 import { INVOICE_LABELS, TAX_WORD, type LabelCategory } from '../fields/invoice-labels.js';
 import { compileLabels, findLabelHits, lineRightOf, valuesOf, type LabelHit, type ValuePlace } from '../fields/label-hits.js';
 import { findAmounts, plain, type DateOptions } from '../fields/normalize.js';
-import { BLOCK_LABELS, inOtherPartysBlock, orderedValues, wrappedName } from '../fields/party-blocks.js';
+import { BLOCK_LABELS, inOtherPartysBlock, isInBlockOf, orderedValues, wrappedName } from '../fields/party-blocks.js';
 import type { LayoutTable } from '../page/text/tables.js';
 import type { PageText, TextLine, TextRun } from '../page/text/text-lines.js';
 import { itemRowLines, namesNoField, TAX_CATEGORIES } from './label-filters.js';
-import { firstInRow, furtherInRow, lineOf, rowAfter, totalsRowColumns } from './totals-row.js';
+import { columnSum, firstInRow, furtherInRow, lineOf, rowAfter, totalsRowColumns } from './totals-row.js';
 import { amountsInWords, currencyMentions, ibans, paidAmounts, unlabelledDates, unlabelledVatNumbers } from './unlabelled-values.js';
 
 export interface PageReadOptions {
@@ -40,6 +40,7 @@ function readers(options: PageReadOptions): Readers {
     InvoiceDate: date,
     DueDate: date,
     VendorName: readName,
+    PartyName: readName,
     VendorAddress: readName,
     VendorTaxId: readTaxId(options.portuguese),
     CustomerName: readName,
@@ -148,6 +149,21 @@ export function taxByRate(page: PageText, hit: LabelHit): ReadValue | undefined 
   return undefined;
 }
 
+/**
+ * A name row ("Name:", "Firma", "Nom") opening its line in a party's block names that party: the
+ * nearest heading above it in its column ("Verkäufer", "Bill to") tells which; outside any block
+ * it names no one.
+ */
+function partyNameOf(hit: LabelHit, headings: readonly LabelHit[]): LabelHit[] {
+  if (hit.start !== 0) return [];
+  const above = headings.filter((h) => h.line !== hit.line && h.line.layoutBox.top < hit.line.layoutBox.top && isInBlockOf(h.line, hit.line));
+  const heading = above.sort((a, b) => b.line.layoutBox.top - a.line.layoutBox.top)[0];
+  return heading ? [{ ...hit, definition: { ...hit.definition, category: heading.definition.category } }] : [];
+}
+
+/** Amounts whose label may head a column with its sum at the foot. */
+const AMOUNT_COLUMNS: ReadonlySet<LabelCategory> = new Set(['SubTotal', 'TotalTax', 'InvoiceTotal']);
+
 /** A tax line's label strength for a tax's name alone. */
 const TAX_WORD_ALONE = 0.85;
 
@@ -155,7 +171,7 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
   const everyHit = findLabelHits(page, COMPILED_LABELS, new Set());
   const excluded = itemRowLines(options.itemTables, everyHit);
   // A weak label in the middle of a line is a word of a sentence ("... 30 days net."), not a label.
-  const hits = everyHit.filter((h) => !excluded.has(h.line) && (h.start === 0 || h.definition.strength >= 0.7) && !namesNoField(page, h));
+  let hits = everyHit.filter((h) => !excluded.has(h.line) && (h.start === 0 || h.definition.strength >= 0.7) && !namesNoField(page, h));
   const read = readers(options);
   const candidates: FieldCandidate[] = [];
   const taxIds: FieldCandidate[] = [];
@@ -173,12 +189,23 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
     const gap = right.layoutBox.left - (line.layoutBox.left + line.layoutBox.width);
     return gap < FORM_VALUE_GAP * line.layoutBox.height;
   };
+  // A heading alone on its line heads a party's block ("Verkäufer" over its rows).
+  const blockHeadings = hits.filter((h) => BLOCK_LABELS.has(h.definition.category) && h.definition.strength >= 0.7 && h.valueStart >= h.line.text.trimEnd().length);
+  const nameRows = new Set<LabelHit>();
+  hits = hits.flatMap((h) => {
+    if (h.definition.category !== 'PartyName') return [h];
+    const row = partyNameOf(h, blockHeadings);
+    row.forEach((r) => nameRows.add(r));
+    return row;
+  });
   hits.forEach((labelHit, i) => {
     const hit = qualifiedTotal(taxWordBesideAmount(page, labelHit, read) ?? labelHit);
     const category = hit.definition.category;
     if (category === 'Other') return;
     if (category === 'InvoiceTotal') candidates.push(...dueDateAfterTotal(page, hit, read.DueDate));
-    for (const found of orderedValues(category, valuesOf(page, hit, hits[i - 1], hits[i + 1]))) {
+    // A name row's value is beside it, a form's next row under it.
+    const values = nameRows.has(labelHit) ? valuesOf(page, hit, hits[i - 1], hits[i + 1]).filter((v) => v.place === 'inline' || v.place === 'right') : orderedValues(category, valuesOf(page, hit, hits[i - 1], hits[i + 1]));
+    for (const found of values) {
       let { run, place } = found;
       // A tax line may print its rate and base after the label and the tax in the next cell
       // ("inkl. MWST 8.1% auf 105.60 | 7.92"), or its rate or base alone in a cell of its own
@@ -203,7 +230,8 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
       if (!value) continue;
       const taxNumber = category === 'TaxId' || category === 'TaxRegistration';
       const candidate: FieldCandidate = {
-        category: taxNumber ? 'VendorTaxId' : category,
+        // A name row took its party's category (partyNameOf).
+        category: (taxNumber ? 'VendorTaxId' : category) as CandidateCategory,
         value: value.run,
         contentNormalized: value.contentNormalized,
         score: hit.definition.strength * PLACE_WEIGHT[place] * value.fit * (category === 'TaxRegistration' ? REGISTRATION_SHARE : 1),
@@ -214,6 +242,9 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
       (taxNumber ? taxIds : candidates).push(candidate);
       // The sums decide which of its two fields an ambiguous label names.
       if (hit.definition.orAs) candidates.push({ ...candidate, category: hit.definition.orAs as CandidateCategory, score: candidate.score * (hit.definition.orAsShare ?? 1) });
+      // Under a column's header, the column's sum at its foot is the document's figure, its first cell one row's.
+      const sum = place === 'below' && AMOUNT_COLUMNS.has(category) ? columnSum(page, run, read[category]) : undefined;
+      if (sum) candidates.push({ ...candidate, value: sum.run, contentNormalized: sum.contentNormalized, score: hit.definition.strength * PLACE_WEIGHT.right * sum.fit });
       if (place === 'right' && category === 'InvoiceTotal') candidates.push(...furtherInRow(page, value.run, candidate, hit.definition.strength * PLACE_WEIGHT[place], read[category]));
       if ((place === 'right' || place === 'inline') && category === 'InvoiceTotal') candidates.push(...totalsRowColumns(page, value.run, read.SubTotal));
       break;
