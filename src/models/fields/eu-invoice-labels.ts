@@ -9,7 +9,7 @@
  * not the VAT id (BT-31). Sources are regexes over `plain` text (lower case, no accents; ł, ø
  * and æ stay as they are).
  */
-import type { LabelCategory, LabelDefinition } from './invoice-labels.js';
+import type { LabelCategory, LabelDefinition } from './label-definition.js';
 
 function labels(category: LabelCategory, strength: number, sources: readonly string[]): LabelDefinition[] {
   return sources.map((source) => ({ category, strength, source }));

@@ -5,27 +5,10 @@
  * Sources are regexes over `plain` text (lower case, no accents), matched at a word start;
  * the longest label found at a place wins, so "Total VAT" is not read as "Total".
  */
-import type { InvoiceField } from './invoice-field-names.js';
 import { EU_INVOICE_LABELS } from './eu-invoice-labels.js';
+import type { LabelCategory, LabelDefinition } from './label-definition.js';
 
-/**
- * What a label announces: a field, a tax number whose owner its place tells (TaxId), one of
- * several tax lines (TaxLine), a name inside a party's block whose heading tells whose it is (PartyName), a tax office's or register's number that is no VAT id and stands
- * for the vendor's tax number only when no VAT id is printed (TaxRegistration), the receipt's payment lines (Tendered, Change, Rounding), or a
- * label that only looks like a field's and announces something else (Other: "Total qty").
- */
-export type LabelCategory = InvoiceField | 'PartyName' | 'TaxId' | 'TaxRegistration' | 'TaxLine' | 'Tendered' | 'Change' | 'Rounding' | 'Other';
-
-export interface LabelDefinition {
-  category: LabelCategory;
-  source: string;
-  /** 0..1: how surely the label names this field. */
-  strength: number;
-  /** A label that names either of two fields by custom ("Net total": before tax in Europe, the final total on Asian receipts). */
-  orAs?: LabelCategory;
-  /** How surely it names the other field, as a share of `strength` (1 when unset). */
-  orAsShare?: number;
-}
+export type { LabelCategory, LabelDefinition } from './label-definition.js';
 
 /** "Number" and its abbreviations; OCR reads the raised o of "nº", "N.º" as a 2 ("Factura n2", "N.2"). */
 const NO = '(?:number|numbers|nummer|numero|num\\.?|nr\\.?|no\\.?|n\\s?\\.?\\s?[o°º]\\.?|n\\.?2|n\\.|#|id)';
