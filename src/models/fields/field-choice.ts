@@ -10,6 +10,7 @@ import type { InvoiceField } from './invoice-field-names.js';
 import { hasSmudgedWord, SURE_PAYMENT, type CandidateCategory, type FieldCandidate } from './field-candidate.js';
 import { plain } from './normalize.js';
 import { capImpossible } from './impossible-values.js';
+import { evidenceCap } from './confidence-evidence.js';
 import type { TextRun } from '../page/text/text-lines.js';
 
 export interface PagedCandidate extends FieldCandidate {
@@ -146,7 +147,8 @@ function chooseAmounts(candidates: readonly PagedCandidate[]): AmountChoice {
         const g = total && cents(total.contentNormalized);
         let consistent = false;
         let confirmed = false;
-        if (s !== undefined && t !== undefined && g !== undefined) {
+        // Nothing but zeros adds up trivially: no check of anything.
+        if (s !== undefined && t !== undefined && g !== undefined && (s !== 0 || g !== 0)) {
           const sum = s + t;
           if (Math.abs(sum - g) <= 1 || rounding.some((r) => Math.abs(sum + r - g) <= 1)) {
             score += 1.2;
@@ -199,13 +201,19 @@ function distinctLines(candidates: readonly PagedCandidate[]): PagedCandidate[] 
   });
 }
 
-export function chooseFields(candidates: readonly PagedCandidate[]): Map<InvoiceField, ChosenField> {
+export interface ChoiceOptions {
+  /** Invoices: a field reaches 0.9 only with two agreeing kinds of evidence (confidence-evidence.ts). */
+  evidence?: boolean;
+}
+
+export function chooseFields(candidates: readonly PagedCandidate[], options: ChoiceOptions = {}): Map<InvoiceField, ChosenField> {
   const chosen = new Map<InvoiceField, ChosenField>();
   const set = (field: InvoiceField, candidate: PagedCandidate | undefined, check: Check = 'none') => {
     if (!candidate) return;
     const confirmation = check === 'none' ? confirmationOf(candidates, field, candidate) : undefined;
     const confidence = confirmation ? confidenceOf({ ...candidate, score: Math.max(candidate.score, confirmation.score) }, 'confirmed') : confidenceOf(candidate, check);
-    chosen.set(field, { page: candidate.page, value: candidate.value, contentNormalized: candidate.contentNormalized, confidence });
+    const cap = options.evidence ? evidenceCap(field, candidate, check, candidates) : 1;
+    chosen.set(field, { page: candidate.page, value: candidate.value, contentNormalized: candidate.contentNormalized, confidence: Math.min(cap, confidence) });
   };
 
   for (const field of ['InvoiceId', 'VendorTaxId', 'CustomerTaxId', 'VendorAddress'] as const) {

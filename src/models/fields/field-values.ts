@@ -5,8 +5,8 @@
  */
 import { findIbans, findTaxId } from './identifiers.js';
 import { ATTENTION } from './label-hits.js';
-import { hasLegalForm } from './legal-form.js';
-import { findAmounts, findCurrency, findDates, type DateOptions, type FoundAmount } from './normalize.js';
+import { AFTER_THE_NAME, hasLegalForm, isOnlyLegalForm } from './legal-form.js';
+import { findAmounts, findCurrency, findDates, plain, type DateOptions, type FoundAmount } from './normalize.js';
 import { runInRange, type PageText, type TextRun } from '../page/text/text-lines.js';
 
 export interface ReadValue {
@@ -156,6 +156,24 @@ function digitGroups(text: string): string | undefined {
   return match[1]!;
 }
 
+/**
+ * Codes before a name on its line (a GLN, a supplier number: "GLN 4333741000005 Lief-Nr: 549910
+ * Musterlieferant GmbH"): the name is what follows the last of them; the run itself without such codes.
+ */
+export function afterCodes(page: PageText, run: TextRun): TextRun {
+  const lastCode = [...run.text.matchAll(/\d{5,}/g)].at(-1);
+  if (!lastCode || !/\p{L}{2}/u.test(run.text.slice(lastCode.index + lastCode[0].length))) return run;
+  const at = lastCode.index + lastCode[0].length;
+  const skip = /^[\s,;:·|/-]*/.exec(run.text.slice(at))![0].length;
+  return subRun(page, run, at + skip, run.text.length - at - skip) ?? run;
+}
+
+/** A name field's label standing where its value should be. */
+const FORM_PLACEHOLDER = /^(?:(?:seller|buyer|vendor|supplier|customer|client|company|trade|business|legal|registered|contact|full)\s*)*(?:trade\s*)?name$|^(?:nom\s*commercial|raison\s*sociale|firmenname|handelsname|ragione\s*sociale|nombre\s*comercial|razon\s*social|denominacao(?:\s*social)?)$/;
+
+/** Street words of the addresses of the languages read (plain text), glued or apart: "Lieferanten-Str.12", "rue", "Via". */
+const STREET = /(?:str\.|strasse|straße|weg\b|gasse\b|allee\b|platz\b|\bstreet\b|\bst\.|\broad\b|\bavenue\b|\brue\b|\bvia\b|\bcalle\b|\brua\b|straat\b|laan\b|\bulice\b|\bul\.|gatan\b|\bvej\b|katu\b)/;
+
 const LEADING_MARKS = /^[¡!¿?|«»"“”„·•*~_=+:;,.\-–—[\]]+\s*/u;
 
 /**
@@ -176,7 +194,23 @@ export const readName: ValueReader = (run, page) => {
     const name = subRun(page, run, 0, address.index);
     if (name) return readName(name, page);
   }
+  const named = afterCodes(page, run);
+  if (named !== run) return readName(named, page);
+  // A legal line's share capital or branch after the name ("Atelier SARL au capital de 10 000 €").
+  const after = AFTER_THE_NAME.exec(run.text);
+  if (after && after.index >= 2) {
+    const name = subRun(page, run, 0, after.index);
+    if (name) return readName(name, page);
+  }
   const text = run.text.replace(/\s+/g, ' ').trim();
+  // A legal form alone ("GmbH", "S.A.") names no one: it is the end of a name printed apart.
+  if (isOnlyLegalForm(text)) return undefined;
+  // A form's own words ("Trade name", "Company name") are a blank left unfilled, no name.
+  if (FORM_PLACEHOLDER.test(plain(text))) return undefined;
+  // Words that all hold digits are a code ("CO-123/V2A", "SE0815"); a street and its number an address.
+  const words = text.split(/\s+/);
+  if (words.every((w) => /\d/.test(w) || !/\p{L}{2}/u.test(w))) return undefined;
+  if (/\d/.test(text) && STREET.test(plain(text)) && !hasLegalForm(text)) return undefined;
   // Two letters alone are a state's or a country's code, initials, a unit: no party's name.
   if (!/\p{L}{2}/u.test(text) || /^\p{L}{1,2}\.?$/u.test(text) || text.length > 80 || ATTENTION.test(text)) return undefined;
   if (findDates(text).length > 0 || /^[\d\s.,:/-]+$/.test(text) || /@|https?:|www\./i.test(text)) return undefined;

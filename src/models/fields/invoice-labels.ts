@@ -5,32 +5,17 @@
  * Sources are regexes over `plain` text (lower case, no accents), matched at a word start;
  * the longest label found at a place wins, so "Total VAT" is not read as "Total".
  */
-import type { InvoiceField } from './invoice-field-names.js';
+import { EU_INVOICE_LABELS } from './eu-invoice-labels.js';
+import type { LabelCategory, LabelDefinition } from './label-definition.js';
 
-/**
- * What a label announces: a field, a tax number whose owner its place tells (TaxId), one of
- * several tax lines (TaxLine), the receipt's payment lines (Tendered, Change, Rounding), or a
- * label that only looks like a field's and announces something else (Other: "Total qty").
- */
-export type LabelCategory = InvoiceField | 'TaxId' | 'TaxLine' | 'Tendered' | 'Change' | 'Rounding' | 'Other';
-
-export interface LabelDefinition {
-  category: LabelCategory;
-  source: string;
-  /** 0..1: how surely the label names this field. */
-  strength: number;
-  /** A label that names either of two fields by custom ("Net total": before tax in Europe, the final total on Asian receipts). */
-  orAs?: LabelCategory;
-  /** How surely it names the other field, as a share of `strength` (1 when unset). */
-  orAsShare?: number;
-}
+export type { LabelCategory, LabelDefinition } from './label-definition.js';
 
 /** "Number" and its abbreviations; OCR reads the raised o of "nº", "N.º" as a 2 ("Factura n2", "N.2"). */
 const NO = '(?:number|numbers|nummer|numero|num\\.?|nr\\.?|no\\.?|n\\s?\\.?\\s?[o°º]\\.?|n\\.?2|n\\.|#|id)';
 /** A tax rate after its word: "20%", "(20%)", "@ 9%", "at 20%", "à 20 %", "zu 19 %". */
 const RATE = '(?:\\s*[(@]?\\s*(?:@|at|[aà]|zu)?\\s*\\d{1,2}(?:[.,]\\d{1,3})?\\s*%\\s*\\)?)?';
 /** The names of taxes, as a pattern's source (plain text). */
-export const TAX_WORD = '(?:vat|tax|taxes|gst|hst|pst|qst|sst|iva|tva|mwst\\.?|ust\\.?|btw|igst|cgst|sgst|utgst|cess|sales\\s*tax|imposto|impuesto|impuestos|imposta|umsatzsteuer|mehrwertsteuer)';
+export const TAX_WORD = '(?:vat|tax|taxes|gst|hst|pst|qst|sst|iva|tva|mwst\\.?|ust\\.?|btw|igst|cgst|sgst|utgst|cess|sales\\s*tax|imposto|impuesto|impuestos|imposta|umsatzsteuer|mehrwertsteuer|dph|moms|alv)';
 const CURRENCY_SUFFIX = '(?:\\s*\\(\\s*[a-z$€£₹]{1,3}\\s*\\)|\\s+(?:eur|usd|gbp|inr|myr|rm|chf|rs\\.?))?';
 
 function labels(category: LabelCategory, strength: number, sources: readonly string[]): LabelDefinition[] {
@@ -370,8 +355,6 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     // "USt-IdNr." as OCR reads it too: its capital I is often an l ("USt-ldNr.").
     'ust\\.?\\s*-?\\s*[il1]d\\.?\\s*-?\\s*(?:nr\\.?)?',
     'uid(?:\\s*-?\\s*nr\\.?)?',
-    'steuer\\s*-?\\s*(?:nr\\.?|nummer)',
-    'steuernummer',
     // Swiss letterheads print "MWST CHE-116.281.710 MWST": the word alone before the number.
     'mwst(?:\\s*-?\\s*nr\\.?)?',
     'btw\\s*-?\\s*(?:nr\\.?|nummer|id)?',
@@ -389,4 +372,5 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
   ]),
   // A French company's registration number: its tax id when no VAT number is printed, else the VAT number is.
   ...labels('TaxId', 0.7, ['siret']),
+  ...EU_INVOICE_LABELS,
 ]);

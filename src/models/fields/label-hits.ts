@@ -1,6 +1,7 @@
 import { overlap } from '../page/text/geometry.js';
 import type { LabelDefinition } from './invoice-labels.js';
 import { plainWithOffsets } from './normalize.js';
+import { isOnlyLegalForm } from './legal-form.js';
 import { runInRange, runOfWords, type PageText, type TextLine, type TextRun } from '../page/text/text-lines.js';
 
 /** A label found in a line: where it is, and where the text after it (its separators skipped) starts. */
@@ -90,7 +91,8 @@ function hitsInLine(line: TextLine, { plain, offsets }: Folded, labels: readonly
     }
     SEPARATOR.lastIndex = best.end;
     SEPARATOR.exec(plain);
-    if (NAME_LABELS.has(best.definition.category) && !labelsAName(plain, at, best.end, SEPARATOR.lastIndex)) {
+    // A party's word before a legal form and nothing else is the name itself ("Lieferant GmbH").
+    if (NAME_LABELS.has(best.definition.category) && (!labelsAName(plain, at, best.end, SEPARATOR.lastIndex) || isOnlyLegalForm(plain.slice(SEPARATOR.lastIndex)))) {
       at = best.end;
       continue;
     }

@@ -9,9 +9,9 @@ import { findIbans } from './identifiers.js';
 import { hasSmudgedWord, SMUDGE_CONFIDENCE } from './field-candidate.js';
 import { isInBlockOf } from './party-blocks.js';
 import { SALUTATION, type LabelHit } from './label-hits.js';
-import { hasLegalForm, LEGAL_FORM } from './legal-form.js';
+import { AFTER_THE_NAME, hasLegalForm, LEGAL_FORM } from './legal-form.js';
 import { findAmounts, findDates, plain } from './normalize.js';
-import { subRun } from './field-values.js';
+import { afterCodes, subRun } from './field-values.js';
 import { joinRuns, median, runOfWords, type PageText, type PlacedWord, type TextLine, type TextRun } from '../page/text/text-lines.js';
 
 /**
@@ -39,7 +39,7 @@ export function repairLegalForm(name: string): string {
 
 /** Document titles and other headings that are never the vendor. */
 const TITLE =
-  /^(?:tax\s+|commercial\s+|proforma\s+|pro\s*forma\s+|simplified\s+)?(?:invoice|bill|receipt|statement|quotation|quote|credit\s+note|debit\s+note|facture|rechnung|factuur|fattura|factura|fatura|recibo|ticket|nota|original|copy|duplicate|duplicado|page|pagina|seite|welcome|thank\s+you|cash\s+(?:sale|bill)|official\s+receipt|sales\s+receipt|tax\s+invoice|verkoopfactuur|fatura-recibo|factura\s+simplificada)\b/;
+  /^(?:tax\s+|commercial\s+|proforma\s+|pro\s*forma\s+|simplified\s+)?(?:invoice|bill|receipt|statement|quotation|quote|credit\s+note|debit\s+note|facture|rechnung|factuur|fattura|factura|fatura|recibo|ticket|nota|original|copy|duplicate|duplicado|page|pagina|seite|welcome|thank\s+you|cash\s+(?:sale|bill)|official\s+receipt|sales\s+receipt|tax\s+invoice|verkoopfactuur|fatura-recibo|factura\s+simplificada|faktura|danovy\s+doklad|lasku|szamla|rachunek)\b/;
 
 /** A line that carries contact details, an address or a tax number: the body of a party's block. */
 const BLOCK_DETAIL =
@@ -84,12 +84,6 @@ function firstSegment(page: PageText, line: TextLine): TextRun | undefined {
   return subRun(page, line, 0, after && after.index >= 3 ? after.index : end);
 }
 
-/**
- * What a legal line prints after the name: the share capital ("SAS Clos des Tilleuls au capital de
- * 120 000 €", "Ltd with a share capital of", "GmbH, Stammkapital"), the branch ("S.à r.l.,
- * Niederlassung Deutschland").
- */
-const AFTER_THE_NAME = /,?\s+(?:au\s+capital|capital\s+social|(?:with\s+)?(?:a\s+)?share\s+capital|capitale\s+sociale|stammkapital|grundkapital|maatschappelijk\s+kapitaal|(?:zweig)?niederlassung|branch|succursale|filiale|sucursal|sede\s+secondaria)\b/i;
 
 /**
  * The best guess of the vendor's name on a page, or undefined. `customerLines` are the lines of
@@ -111,7 +105,7 @@ export function guessVendor(page: PageText, hits: readonly LabelHit[], customerL
     const inCustomerBlock = customerLines.some((heading) => isInBlockOf(heading, line));
     if (inCustomerBlock) continue;
     const segment = firstSegment(page, line);
-    const run: TextRun = segment ?? withoutLogoLetters(line);
+    const run: TextRun = afterCodes(page, segment ?? withoutLogoLetters(line));
     const text = plain(run.text).trim();
     // An address or contact line heads no block: it is part of one.
     if (!segment && (cannotBeName(line, labelled) || (isDetailLine(line.text) && !hasLegalForm(text)))) continue;

@@ -7,15 +7,15 @@
  * field-choice.ts's work.
  */
 import type { CandidateCategory, FieldCandidate } from '../fields/field-candidate.js';
-import { readAmount, readCurrency, readDate, readIban, readIdentifier, readName, readTaxAmount, readTaxId, subRun, type ValueReader } from '../fields/field-values.js';
+import { readAmount, readCurrency, readDate, readIban, readIdentifier, readName, readTaxAmount, readTaxId, subRun, type ReadValue, type ValueReader } from '../fields/field-values.js';
 import { INVOICE_LABELS, TAX_WORD, type LabelCategory } from '../fields/invoice-labels.js';
 import { compileLabels, findLabelHits, lineRightOf, valuesOf, type LabelHit, type ValuePlace } from '../fields/label-hits.js';
-import { plain, type DateOptions } from '../fields/normalize.js';
-import { BLOCK_LABELS, inOtherPartysBlock, orderedValues, wrappedName } from '../fields/party-blocks.js';
+import { findAmounts, plain, type DateOptions } from '../fields/normalize.js';
+import { BLOCK_LABELS, inOtherPartysBlock, isInBlockOf, orderedValues, wrappedName } from '../fields/party-blocks.js';
 import type { LayoutTable } from '../page/text/tables.js';
 import type { PageText, TextLine, TextRun } from '../page/text/text-lines.js';
 import { itemRowLines, namesNoField, TAX_CATEGORIES } from './label-filters.js';
-import { firstInRow, furtherInRow, lineOf, totalsRowColumns } from './totals-row.js';
+import { columnSum, firstInRow, furtherInRow, lineOf, rowAfter, totalsRowColumns } from './totals-row.js';
 import { amountsInWords, currencyMentions, ibans, paidAmounts, unlabelledDates, unlabelledVatNumbers } from './unlabelled-values.js';
 
 export interface PageReadOptions {
@@ -40,11 +40,13 @@ function readers(options: PageReadOptions): Readers {
     InvoiceDate: date,
     DueDate: date,
     VendorName: readName,
+    PartyName: readName,
     VendorAddress: readName,
     VendorTaxId: readTaxId(options.portuguese),
     CustomerName: readName,
     CustomerTaxId: readTaxId(options.portuguese),
     TaxId: readTaxId(options.portuguese),
+    TaxRegistration: readTaxId(options.portuguese),
     SubTotal: readAmount,
     TotalTax: readTaxAmount,
     TaxLine: readTaxAmount,
@@ -81,6 +83,87 @@ function taxWordBesideAmount(page: PageText, hit: LabelHit, read: Readers): Labe
   return { ...hit, definition: { ...hit.definition, category: 'TaxLine', strength: TAX_WORD_ALONE } };
 }
 
+/**
+ * A tax office's or a register's number (Steuernummer, KvK, IČO) stands for the vendor's tax
+ * number only where no VAT id is printed: it scores this share of a VAT id's.
+ */
+const REGISTRATION_SHARE = 0.5;
+
+/**
+ * Words right after a total's label that say which total it is: net ("Rechnungssumme Netto (excl.
+ * USt.)", "Summe ohne MwSt.", "Montant HT", "Celkem bez DPH") or gross ("Summe brutto", "Total
+ * TTC", "Celkem s DPH"), with the bracketed qualifier that may follow.
+ */
+const NET_QUALIFIER = /^[\s:(]*(?:netto|net|nett|ht|h\.t\.|hors\s+taxes?|excl\.?|exkl\.?|excluding|exclusive|exclusief|ohne|sans|senza|sin|sem|bez|uden|utan|without|w\/o|before\s+tax(?:es)?)(?![\p{L}\p{N}])(?:\s*\([^)]{0,30}\))?/iu;
+const GROSS_QUALIFIER = /^[\s:(]*(?:brutto|bruto|gross|ttc|incl\.?|inkl\.?|including|inclusive|inclusief|avec|con|com|med|s\s+dph|vcetne|vč\.?)(?![\p{L}\p{N}])(?:\s*[^\d\s(]{0,12})?(?:\s*\([^)]{0,30}\))?/iu;
+
+/**
+ * A total's label qualified by the words after it: net makes it the subtotal's, gross the total's
+ * surely, in every language the qualifiers are known in; the label then ends after them, so the
+ * amount that follows is read as the label's own.
+ */
+export function qualifiedTotal(hit: LabelHit): LabelHit {
+  const category = hit.definition.category;
+  if (category !== 'InvoiceTotal' && category !== 'SubTotal') return hit;
+  const rest = hit.line.text.slice(hit.labelEnd);
+  const net = category === 'InvoiceTotal' ? NET_QUALIFIER.exec(rest) : null;
+  const gross = GROSS_QUALIFIER.exec(rest);
+  const qualifier = net ?? gross;
+  if (!qualifier) return hit;
+  const labelEnd = hit.labelEnd + qualifier[0].length;
+  const separator = /^[\s:.)=|]*/.exec(hit.line.text.slice(labelEnd))![0].length;
+  const definition = net
+    ? { ...hit.definition, category: 'SubTotal' as const, orAs: undefined, strength: Math.max(hit.definition.strength, 0.9) }
+    : { ...hit.definition, category: 'InvoiceTotal' as const, orAs: undefined, strength: Math.max(hit.definition.strength, 0.95) };
+  return { ...hit, definition, labelEnd, valueStart: Math.max(hit.valueStart, labelEnd + separator) };
+}
+
+/** A rate printed on a tax line: "USt. 7%", "MwSt.-% 19,0" after its amounts' label is not one. */
+const LINE_RATE = /(?<![\d.,])(\d{1,2}(?:[.,]\d{1,3})?)\s*%/;
+
+/**
+ * The tax of a tax line that prints its rate and two amounts, the base and the tax ("Steuerbasisbetrag
+ * USt. 7%  275,00  19,25", "VAT 20% 640.00 128.00"): the amount that is the rate of another one,
+ * to the cent, whichever order they stand in. Undefined when no pair agrees with the rate.
+ */
+export function taxByRate(page: PageText, hit: LabelHit): ReadValue | undefined {
+  const line = hit.line;
+  const rateMatch = LINE_RATE.exec(line.text);
+  if (!rateMatch) return undefined;
+  const rate = Number(rateMatch[1]!.replace(',', '.'));
+  if (!(rate > 0 && rate < 30)) return undefined;
+  const runs = [line, ...rowAfter(page, line)];
+  const amounts: Array<{ run: TextRun; value: string }> = [];
+  for (const [k, run] of runs.entries()) {
+    const from = k === 0 ? Math.max(hit.labelEnd, rateMatch.index + rateMatch[0].length) : 0;
+    for (const a of findAmounts(run.text.slice(from)).filter((a) => a.decimals)) {
+      const sub = subRun(page, run, from + a.index, a.length);
+      if (sub) amounts.push({ run: sub, value: a.value });
+    }
+  }
+  const cents = (value: string) => Math.round(Number(value) * 100);
+  for (const tax of amounts) {
+    const based = amounts.some((base) => base !== tax && Math.abs(cents(base.value)) > Math.abs(cents(tax.value)) && Math.abs((cents(base.value) * rate) / 100 - cents(tax.value)) <= 1);
+    if (based) return { run: tax.run, contentNormalized: tax.value, fit: 1 };
+  }
+  return undefined;
+}
+
+/**
+ * A name row ("Name:", "Firma", "Nom") opening its line in a party's block names that party: the
+ * nearest heading above it in its column ("Verkäufer", "Bill to") tells which; outside any block
+ * it names no one.
+ */
+function partyNameOf(hit: LabelHit, headings: readonly LabelHit[]): LabelHit[] {
+  if (hit.start !== 0) return [];
+  const above = headings.filter((h) => h.line !== hit.line && h.line.layoutBox.top < hit.line.layoutBox.top && isInBlockOf(h.line, hit.line));
+  const heading = above.sort((a, b) => b.line.layoutBox.top - a.line.layoutBox.top)[0];
+  return heading ? [{ ...hit, definition: { ...hit.definition, category: heading.definition.category } }] : [];
+}
+
+/** Amounts whose label may head a column with its sum at the foot. */
+const AMOUNT_COLUMNS: ReadonlySet<LabelCategory> = new Set(['SubTotal', 'TotalTax', 'InvoiceTotal']);
+
 /** A tax line's label strength for a tax's name alone. */
 const TAX_WORD_ALONE = 0.85;
 
@@ -88,7 +171,7 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
   const everyHit = findLabelHits(page, COMPILED_LABELS, new Set());
   const excluded = itemRowLines(options.itemTables, everyHit);
   // A weak label in the middle of a line is a word of a sentence ("... 30 days net."), not a label.
-  const hits = everyHit.filter((h) => !excluded.has(h.line) && (h.start === 0 || h.definition.strength >= 0.7) && !namesNoField(page, h));
+  let hits = everyHit.filter((h) => !excluded.has(h.line) && (h.start === 0 || h.definition.strength >= 0.7) && !namesNoField(page, h));
   const read = readers(options);
   const candidates: FieldCandidate[] = [];
   const taxIds: FieldCandidate[] = [];
@@ -106,12 +189,23 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
     const gap = right.layoutBox.left - (line.layoutBox.left + line.layoutBox.width);
     return gap < FORM_VALUE_GAP * line.layoutBox.height;
   };
+  // A heading alone on its line heads a party's block ("Verkäufer" over its rows).
+  const blockHeadings = hits.filter((h) => BLOCK_LABELS.has(h.definition.category) && h.definition.strength >= 0.7 && h.valueStart >= h.line.text.trimEnd().length);
+  const nameRows = new Set<LabelHit>();
+  hits = hits.flatMap((h) => {
+    if (h.definition.category !== 'PartyName') return [h];
+    const row = partyNameOf(h, blockHeadings);
+    row.forEach((r) => nameRows.add(r));
+    return row;
+  });
   hits.forEach((labelHit, i) => {
-    const hit = taxWordBesideAmount(page, labelHit, read) ?? labelHit;
+    const hit = qualifiedTotal(taxWordBesideAmount(page, labelHit, read) ?? labelHit);
     const category = hit.definition.category;
     if (category === 'Other') return;
     if (category === 'InvoiceTotal') candidates.push(...dueDateAfterTotal(page, hit, read.DueDate));
-    for (const found of orderedValues(category, valuesOf(page, hit, hits[i - 1], hits[i + 1]))) {
+    // A name row's value is beside it, a form's next row under it.
+    const values = nameRows.has(labelHit) ? valuesOf(page, hit, hits[i - 1], hits[i + 1]).filter((v) => v.place === 'inline' || v.place === 'right') : orderedValues(category, valuesOf(page, hit, hits[i - 1], hits[i + 1]));
+    for (const found of values) {
       let { run, place } = found;
       // A tax line may print its rate and base after the label and the tax in the next cell
       // ("inkl. MWST 8.1% auf 105.60 | 7.92"), or its rate or base alone in a cell of its own
@@ -129,22 +223,28 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
       // "Chambre | 214"), the line under a label is the next label.
       if (place === 'below' && BLOCK_LABELS.has(category) && valueBeside(hit.line) && besideSomething(page, run)) continue;
       // A total's row may hold other figures before it ("Total  10 Coil  Rs. 1,00,300.00").
-      const readValue = read[category](run, page) ?? (place === 'right' && category === 'InvoiceTotal' ? firstInRow(page, run as TextLine, read[category]) : undefined);
+      const readValue =
+        (TAX_CATEGORIES.has(category) ? taxByRate(page, hit) : undefined) ?? read[category](run, page) ?? (place === 'right' && category === 'InvoiceTotal' ? firstInRow(page, run as TextLine, read[category]) : undefined);
       const nameLine = place === 'inline' ? hit.line : place === 'below' ? lineOf(page, run) : undefined;
       const value = readValue && nameLine && BLOCK_LABELS.has(category) ? (wrappedName(page, nameLine, readValue.run) ?? readValue) : readValue;
       if (!value) continue;
+      const taxNumber = category === 'TaxId' || category === 'TaxRegistration';
       const candidate: FieldCandidate = {
-        category: category === 'TaxId' ? 'VendorTaxId' : category,
+        // A name row took its party's category (partyNameOf).
+        category: (taxNumber ? 'VendorTaxId' : category) as CandidateCategory,
         value: value.run,
         contentNormalized: value.contentNormalized,
-        score: hit.definition.strength * PLACE_WEIGHT[place] * value.fit,
+        score: hit.definition.strength * PLACE_WEIGHT[place] * value.fit * (category === 'TaxRegistration' ? REGISTRATION_SHARE : 1),
         label: hit.definition.strength,
         labelLine: hit.line,
         hit,
       };
-      (category === 'TaxId' ? taxIds : candidates).push(candidate);
+      (taxNumber ? taxIds : candidates).push(candidate);
       // The sums decide which of its two fields an ambiguous label names.
       if (hit.definition.orAs) candidates.push({ ...candidate, category: hit.definition.orAs as CandidateCategory, score: candidate.score * (hit.definition.orAsShare ?? 1) });
+      // Under a column's header, the column's sum at its foot is the document's figure, its first cell one row's.
+      const sum = place === 'below' && AMOUNT_COLUMNS.has(category) ? columnSum(page, run, read[category]) : undefined;
+      if (sum) candidates.push({ ...candidate, value: sum.run, contentNormalized: sum.contentNormalized, score: hit.definition.strength * PLACE_WEIGHT.right * sum.fit });
       if (place === 'right' && category === 'InvoiceTotal') candidates.push(...furtherInRow(page, value.run, candidate, hit.definition.strength * PLACE_WEIGHT[place], read[category]));
       if ((place === 'right' || place === 'inline') && category === 'InvoiceTotal') candidates.push(...totalsRowColumns(page, value.run, read.SubTotal));
       break;

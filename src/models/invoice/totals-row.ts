@@ -7,7 +7,7 @@ import { subRun, type ValueReader } from '../fields/field-values.js';
 import { TAX_WORD } from '../fields/invoice-labels.js';
 import { findAmounts, plain } from '../fields/normalize.js';
 import { overlap } from '../page/text/geometry.js';
-import type { PageText, TextLine, TextRun } from '../page/text/text-lines.js';
+import { runOfWords, type PageText, type TextLine, type TextRun } from '../page/text/text-lines.js';
 
 /** Each step further right along a totals row makes an amount a little likelier the total. */
 const FURTHER_IN_ROW = 1.05;
@@ -95,7 +95,7 @@ export function lineOf(page: PageText, run: TextRun): TextLine | undefined {
 }
 
 /** The lines of a run's row to the right of its line. */
-function rowAfter(page: PageText, run: TextRun): TextLine[] {
+export function rowAfter(page: PageText, run: TextRun): TextLine[] {
   const line = lineOf(page, run);
   const row = line ? (page.rows[line.row] ?? []) : [];
   return line ? row.slice(row.indexOf(line) + 1) : [];
@@ -114,4 +114,41 @@ function laterInLine(page: PageText, run: TextRun): TextRun[] {
       const end = a.currency ? Math.max(a.currency.index + a.currency.length, a.index + a.length) : a.index + a.length;
       return subRun(page, line, from + start, end - start) ?? [];
     });
+}
+
+/** How many rows down a column its sum may stand under its first cell. */
+const MAX_COLUMN_ROWS = 8;
+
+/**
+ * The sum at the foot of a column of amounts under a label ("Nettobetrag" over a row per tax rate
+ * and the totals row): the last amount of the column when the amounts above it, two or more, add
+ * up to it to the cent. The first cell under a header is one row's; the sum is the document's.
+ */
+export function columnSum(page: PageText, firstCell: TextRun, read: ValueReader): ReturnType<ValueReader> {
+  const boxes = firstCell.words.map((w) => w.layoutBox);
+  const first = read(firstCell, page);
+  if (boxes.length === 0 || !first) return undefined;
+  const left = Math.min(...boxes.map((b) => b.left));
+  const right = Math.max(...boxes.map((b) => b.left + b.width));
+  const height = Math.max(...boxes.map((b) => b.height));
+  const line = lineOf(page, firstCell);
+  if (!line) return undefined;
+  const values = [first];
+  let gaps = 0;
+  for (let r = line.row + 1; r < page.rows.length && r <= line.row + MAX_COLUMN_ROWS; r++) {
+    const cell = page.rows[r]!.flatMap((l) => l.words.filter((w) => overlap(left - height, right + height, w.layoutBox.left, w.layoutBox.left + w.layoutBox.width) > 0).map(() => l)).at(0);
+    const words = cell?.words.filter((w) => overlap(left - height, right + height, w.layoutBox.left, w.layoutBox.left + w.layoutBox.width) > 0) ?? [];
+    const value = words.length > 0 ? read(runOfWords(words), page) : undefined;
+    if (!value) {
+      if (++gaps > 1) break;
+      continue;
+    }
+    values.push(value);
+  }
+  const cents = (v: string) => Math.round(Number(v) * 100);
+  for (let end = values.length - 1; end >= 2; end--) {
+    const sum = values.slice(0, end).reduce((total, v) => total + cents(v.contentNormalized), 0);
+    if (Math.abs(sum - cents(values[end]!.contentNormalized)) <= end - 1) return values[end];
+  }
+  return undefined;
 }
