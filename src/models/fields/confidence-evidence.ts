@@ -21,7 +21,8 @@ const TERM_LABEL = 0.95;
 /** A VAT id's form: its country's prefix, then digits (and the letters some countries use). */
 const VAT_FORM = /^(?:[A-Z]{2}|CHE)[0-9A-Z]{8,12}$/;
 
-type Check = 'pass' | 'fail' | 'none';
+/** As in field-choice.ts: 'confirmed' is a second, independent reading of the same value. */
+type Check = 'pass' | 'fail' | 'confirmed' | 'none';
 
 /** A rival value scoring this share of the chosen one's or more contradicts it. */
 const RIVAL_SHARE = 0.8;
@@ -36,7 +37,8 @@ function statedTwice(candidate: FieldCandidate, candidates: readonly FieldCandid
 
 /** The highest confidence the evidence for a field's chosen candidate allows. */
 export function evidenceCap(field: InvoiceField, candidate: FieldCandidate, check: Check, candidates: readonly FieldCandidate[]): number {
-  if (check === 'pass') return 1;
+  // A check passed, or an independent second reading agreeing: two kinds of evidence already.
+  if (check === 'pass' || check === 'confirmed') return 1;
   const termLabel = candidate.label >= TERM_LABEL;
   const twice = statedTwice(candidate, candidates);
   switch (field) {
