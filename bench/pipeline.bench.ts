@@ -22,6 +22,7 @@
  *   npm run bench:pipeline     (DATABASE_URL, else the embedded Postgres of `npm start`)
  *   BENCH_TEXT_PAGES=1,20,200 BENCH_SCANNED_PAGES=1,5,20 BENCH_REPEAT_SMALL=3 BENCH_AUDIO=1   (defaults)
  *   BENCH_COMPILED=1   the compiled build (node dist/main.js dev) instead of tsx
+ *   BENCH_PIPELINE_DATABASE=docproc_pipeline   the database it creates and uses
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -44,7 +45,8 @@ import { fetchToken } from '../test/support/http-token.js';
 import { callApi, type ExternalApi } from './lib/api-call.js';
 
 const run = promisify(execFile);
-const PIPELINE_DATABASE = 'docproc_pipeline';
+// Its own database; another name (BENCH_PIPELINE_DATABASE) keeps two runs on one server apart.
+const PIPELINE_DATABASE = process.env.BENCH_PIPELINE_DATABASE ?? 'docproc_pipeline';
 const OCR_DPI = 300;
 const GOAL_TEXT_PAGES_PER_SECOND = 50;
 const GOAL_200_PAGES_SECONDS = 10;
