@@ -95,7 +95,7 @@ function compactParts(value: unknown, pageNumber: unknown): unknown {
   for (const [key, item] of Object.entries(value)) {
     out[key] = key === 'keyValues' && Array.isArray(item) ? item.map((kv) => (isObject(kv) ? compactKeyValue(kv, pageNumber) : kv)) : compactParts(item, pageNumber);
   }
-  return compactGeometry(out);
+  return compactGeometry(out, () => false);
 }
 
 function expandParts(value: unknown, pageNumber: unknown): unknown {
@@ -109,11 +109,12 @@ function expandParts(value: unknown, pageNumber: unknown): unknown {
 }
 
 function compactKeyValue(kv: object, pageNumber: unknown): Json {
-  const out = compactGeometry({ ...kv } as Json);
-  if (out.pageNumber === pageNumber) delete out.pageNumber;
-  if (typeof out.category === 'string' && out.categoryNormalized === out.category) delete out.categoryNormalized;
-  if (out.contentNormalized === null) delete out.contentNormalized;
-  return out;
+  const source = kv as Json;
+  return compactGeometry(source, (key, value) =>
+    (key === 'pageNumber' && value === pageNumber) ||
+    (key === 'categoryNormalized' && typeof source.category === 'string' && value === source.category) ||
+    (key === 'contentNormalized' && value === null),
+  );
 }
 
 function expandKeyValue(stored: Json, pageNumber: unknown): Json {
@@ -124,13 +125,22 @@ function expandKeyValue(stored: Json, pageNumber: unknown): Json {
   return out;
 }
 
-/** Compacts the box, points and spans of an object that has a bounding box, in place. */
-function compactGeometry(out: Json): Json {
-  if (!('boundingBox' in out)) return out;
-  const box = out.boundingBox;
-  if (isObject(box) && Array.isArray(out.points) && pointsAreCorners(out.points, box as BoundingBox)) delete out.points;
-  if (isObject(box) && isDerivableBox(box)) out.boundingBox = [box.left, box.top, box.width, box.height];
-  if (Array.isArray(out.spans)) out.spans = out.spans.map((span) => (isObject(span) && isPlainSpan(span) ? [span.offset, span.length] : span));
+/**
+ * A copy of `source` without the keys `leaveOut` names, its box, points and spans compacted when
+ * it has a bounding box. A copy built key by key rather than deleting keys: V8 turns an object
+ * that loses a key into a slow dictionary, which JSON.stringify then walks slowly.
+ */
+function compactGeometry(source: Json, leaveOut: (key: string, value: unknown) => boolean): Json {
+  const box = source.boundingBox;
+  const placed = isObject(box);
+  const pointsDerived = placed && Array.isArray(source.points) && pointsAreCorners(source.points, box as BoundingBox);
+  const out: Json = {};
+  for (const [key, value] of Object.entries(source)) {
+    if (leaveOut(key, value) || (key === 'points' && pointsDerived)) continue;
+    if (placed && key === 'boundingBox' && isDerivableBox(box)) out[key] = [box.left, box.top, box.width, box.height];
+    else if (placed && key === 'spans' && Array.isArray(value)) out[key] = value.map((span) => (isObject(span) && isPlainSpan(span) ? [span.offset, span.length] : span));
+    else out[key] = value;
+  }
   return out;
 }
 
