@@ -160,7 +160,7 @@ describe('document export', () => {
       const compacted = await Promise.all([get(t, `/${taskId}`), get(t, `/${taskId}/simplified`)]);
       expect(compacted.map((res) => res.statusCode)).toEqual([200, 200]);
       // The signed file links expire a while after each request: the rest is the same text.
-      const unsigned = (body: string) => body.replace(/expires=\d+&sig=[\w-]+/g, 'signed');
+      const unsigned = (body: string) => body.replace(/expires=\d+/g, 'expires').replace(/sig=[\w-]+/g, 'sig');
       expect(unsigned(compacted[0].body)).toBe(unsigned(whole[0].body));
       expect(unsigned(compacted[1].body)).toBe(unsigned(whole[1].body));
     } finally {
