@@ -62,7 +62,7 @@ export interface BenchInfrastructure {
   stop: () => Promise<void>;
 }
 
-function urlOfDatabase(serverUrl: string, database: string): string {
+export function urlOfDatabase(serverUrl: string, database: string): string {
   const url = new URL(serverUrl);
   url.pathname = `/${database}`;
   return url.toString();

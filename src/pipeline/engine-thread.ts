@@ -8,6 +8,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { workerData } from 'piscina';
 import { storableJson } from '../db/storable.js';
+import { compactEntities } from '../domain/stored-entities.js';
 import { useBundledMediaTools } from '../engines/media-tools.js';
 import { useOcrSlots } from '../engines/ocr.js';
 import { NativeCallGate, useNativeCallGate } from '../engines/native-call-gate.js';
@@ -107,7 +108,7 @@ function chunkWriter(host: Host) {
     add: async (chunk: DocumentChunkResult) => {
       count += 1;
       if (chunk.averageConfidence !== null) confidences.push(chunk.averageConfidence);
-      const row: StoredChunk = { chunkNumber: count, pageNumber: chunk.pageNumber, averageConfidence: chunk.averageConfidence, entities: chunk.entities };
+      const row: StoredChunk = { chunkNumber: count, pageNumber: chunk.pageNumber, averageConfidence: chunk.averageConfidence, entities: compactEntities(chunk.entities) };
       // The chunk's text as Postgres can store it: the main thread passes this JSON on unparsed.
       const json = storableJson(row);
       batch.push(json);

@@ -7,6 +7,7 @@ import QRCode from 'qrcode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXTERNAL_PREFIX } from '../../src/app.js';
 import { TaskStatus, TemplateType } from '../../src/domain/enums.js';
+import { compactEntities } from '../../src/domain/stored-entities.js';
 import type { Prisma } from '../../src/generated/prisma/client.js';
 import { invoicesUniversalModel } from '../../src/models/invoice/invoice.js';
 import { layoutModel } from '../../src/models/page/layout.js';
@@ -144,6 +145,27 @@ describe('document export', () => {
     ]);
     expect(body.chunks.map((c) => c.entities)).toEqual(chunks.map((c) => c.entities));
     expect(body.chunks[0]!.entities.map((e) => e.type)).toEqual(expect.arrayContaining(['Line', 'Paragraph', 'Table', 'KeyValue', 'QrCode']));
+  });
+
+  it('exports chunks stored in the compact form byte for byte as the same chunks stored whole, as rows were before it', async () => {
+    // The rows above are stored whole, as every row was before the compact form.
+    const whole = await Promise.all([get(t, `/${taskId}`), get(t, `/${taskId}/simplified`)]);
+    const rows = await ctx.prisma.documentChunk.findMany({ where: { taskId }, orderBy: { chunkNumber: 'asc' } });
+    try {
+      for (const [index, row] of rows.entries()) {
+        const compact = compactEntities(chunks[index]!.entities);
+        expect(JSON.stringify(compact).length).toBeLessThan(JSON.stringify(chunks[index]!.entities).length / 2);
+        await ctx.prisma.documentChunk.update({ where: { id: row.id }, data: { entities: compact as Prisma.InputJsonValue } });
+      }
+      const compacted = await Promise.all([get(t, `/${taskId}`), get(t, `/${taskId}/simplified`)]);
+      expect(compacted.map((res) => res.statusCode)).toEqual([200, 200]);
+      // The signed file links expire a while after each request: the rest is the same text.
+      const unsigned = (body: string) => body.replace(/expires=\d+/g, 'expires').replace(/sig=[\w-]+/g, 'sig');
+      expect(unsigned(compacted[0].body)).toBe(unsigned(whole[0].body));
+      expect(unsigned(compacted[1].body)).toBe(unsigned(whole[1].body));
+    } finally {
+      for (const row of rows) await ctx.prisma.documentChunk.update({ where: { id: row.id }, data: { entities: row.entities as Prisma.InputJsonValue } });
+    }
   });
 
   it('serves the original and the redacted file through signed links', async () => {

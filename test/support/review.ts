@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { SpeakerSource, UserStatus, type TaskAssignmentOrderType } from '../../src/domain/enums.js';
+import { compactEntities } from '../../src/domain/stored-entities.js';
 import type { Prisma } from '../../src/generated/prisma/client.js';
 import { layoutModel } from '../../src/models/page/layout.js';
 import type { TranscriptItem } from '../../src/models/model.js';
@@ -96,7 +97,7 @@ export async function seedDocumentTask(ctx: TestContext, t: TestTenant, options:
   return seedDetectedTask(ctx, t, { source: pdf, mimeType: 'application/pdf', chunks }, options);
 }
 
-/** A task in ToReview with a stored source file and the chunks a model detected in it. */
+/** A task in ToReview with a stored source file and the chunks a model detected in it, stored as detection stores them (compacted). */
 export async function seedDetectedTask(
   ctx: Pick<TestContext, 'prisma' | 'blobs'>,
   t: Pick<TestTenant, 'tenantId' | 'defaultWorkspaceId'>,
@@ -113,7 +114,7 @@ export async function seedDetectedTask(
       chunkNumber: index + 1,
       pageNumber: chunk.pageNumber,
       averageConfidence: chunk.averageConfidence,
-      entities: chunk.entities as Prisma.InputJsonValue,
+      entities: compactEntities(chunk.entities) as Prisma.InputJsonValue,
     })),
   });
   return task;

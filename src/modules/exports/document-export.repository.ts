@@ -1,5 +1,6 @@
 import type { Db } from '../../db/prisma.js';
 import { TaskStatus } from '../../domain/enums.js';
+import { expandEntities } from '../../domain/stored-entities.js';
 import { livePartsOf } from '../tasks/task-results.repository.js';
 
 const userName = { select: { name: true, userName: true, email: true } } as const;
@@ -22,7 +23,8 @@ const WITH_RESULT: readonly number[] = [TaskStatus.ToReview, TaskStatus.InReview
 /**
  * The task's chunks in order; a split task's are its parts' chunks, part after part (parts of an
  * earlier run were marked Deleted by the reprocess). Only published results, and of each task
- * only the chunks of its current run (restartCount).
+ * only the chunks of its current run (restartCount). Entities in the export's shape, whatever form
+ * they were stored in (domain/stored-entities.ts).
  */
 export async function loadChunks(db: Db, task: ExportedTask) {
   const parts = await db.task.findMany({
@@ -37,5 +39,7 @@ export async function loadChunks(db: Db, task: ExportedTask) {
     where: { OR: shown.map((t) => ({ taskId: t.id, restartCount: t.restartCount })), task: { tenantId: task.tenantId } },
     orderBy: { chunkNumber: 'asc' },
   });
-  return chunks.sort((a, b) => taskIds.indexOf(a.taskId) - taskIds.indexOf(b.taskId));
+  return chunks
+    .sort((a, b) => taskIds.indexOf(a.taskId) - taskIds.indexOf(b.taskId))
+    .map((row) => ({ ...row, entities: expandEntities(row.entities) }));
 }

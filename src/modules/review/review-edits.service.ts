@@ -2,7 +2,6 @@ import type { AppDeps } from '../../app-deps.js';
 import { inTransaction, type Prisma } from '../../db/prisma.js';
 import { TaskType } from '../../domain/enums.js';
 import { BadRequestError, ConflictError, invalidField, NotFoundError } from '../../http/problem.js';
-import type { Entity } from '../../domain/entities.js';
 import { addFields, applyCellEdits, applyKeyValueEdits } from './entity-edits.js';
 import { findChunks, findTaskSpeakers, findTranscript, saveChunkEdits, saveTranscriptEdits } from './review.repository.js';
 import type { EntityEditsBody, ReviewChunk, ReviewTranscript, TranscriptEditsBody } from './review.schemas.js';
@@ -37,14 +36,14 @@ export async function editEntities(deps: Deps, reviewer: Reviewer, taskId: numbe
     if (edit.version !== undefined && edit.version !== row.version) throw staleChunk(edit.chunkNumber);
     const by = { userId: reviewer.userId, at: now };
     const page = { pageNumber: row.pageNumber, chunkNumber: row.chunkNumber };
-    const edited = applyKeyValueEdits(row.entities as Entity[], edit.edits, page, by, `chunks.${i}.edits`);
-    const cells = applyCellEdits(edited ?? (row.entities as Entity[]), edit.cellEdits ?? [], by, `chunks.${i}.cellEdits`) ?? edited;
-    const added = addFields(cells ?? (row.entities as Entity[]), edit.addedFields ?? [], page, by, `chunks.${i}.addedFields`);
+    const edited = applyKeyValueEdits(row.entities, edit.edits, page, by, `chunks.${i}.edits`);
+    const cells = applyCellEdits(edited ?? row.entities, edit.cellEdits ?? [], by, `chunks.${i}.cellEdits`) ?? edited;
+    const added = addFields(cells ?? row.entities, edit.addedFields ?? [], page, by, `chunks.${i}.addedFields`);
     return { row, entities: added ?? cells };
   });
   await inTransaction(deps.prisma, async (tx) => {
     for (const { row, entities } of changes) {
-      if (entities && !(await saveChunkEdits(tx, reviewer.tenantId, row, entities as Prisma.InputJsonValue, reviewer.userId, now))) throw staleChunk(row.chunkNumber);
+      if (entities && !(await saveChunkEdits(tx, reviewer.tenantId, row, entities, reviewer.userId, now))) throw staleChunk(row.chunkNumber);
     }
   });
   const saved = await findChunks(deps.prisma, reviewer.tenantId, task.id);

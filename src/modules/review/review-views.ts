@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { toIso } from '../../http/schemas.js';
-import type { Entity } from '../../domain/entities.js';
 import { transcriptAnnotation, transcriptItem, type TranscriptAnnotation, type TranscriptItem, type TranscriptSpeaker } from '../../domain/transcript-entities.js';
 import type { ChunkRow, TranscriptRow } from './review.repository.js';
 import type { ReviewChunk, ReviewTranscript } from './review.schemas.js';
@@ -15,8 +14,8 @@ export function reviewChunkOf(row: ChunkRow): ReviewChunk {
     version: row.version,
     lastModifiedBy: row.lastModifiedById,
     lastModifiedOn: toIso(row.lastModifiedOn),
-    // Stored by the models in the export's Entity shape; the response schema checks it on the way out.
-    entities: row.entities as Entity[],
+    // In the export's Entity shape (findChunks); the response schema checks it on the way out.
+    entities: row.entities,
   };
 }
 

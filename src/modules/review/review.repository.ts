@@ -1,6 +1,8 @@
 import { Prisma, type Db } from '../../db/prisma.js';
 import { storable } from '../../db/storable.js';
 import { TaskStatus, UserStatus } from '../../domain/enums.js';
+import type { Entity } from '../../domain/entities.js';
+import { compactEntities, expandEntities } from '../../domain/stored-entities.js';
 import type { ReviewScope } from '../users/workspace-roles.js';
 import { REVIEW_STATUSES, ReviewState } from './review-rules.js';
 import { livePartsOf } from '../tasks/task-results.repository.js';
@@ -156,11 +158,15 @@ export function partStatuses(db: Db, tenantId: number, parentTaskId: number) {
   return db.task.findMany({ where: livePartsOf(tenantId, parentTaskId), select: { taskStatus: true } });
 }
 
-/** The chunks of the task's current run (a run's chunks are written in batches; others are stale). */
+/**
+ * The chunks of the task's current run (a run's chunks are written in batches; others are stale),
+ * their entities in the export's shape whatever form they were stored in (domain/stored-entities.ts).
+ */
 export async function findChunks(db: Db, tenantId: number, taskId: number) {
   const task = await db.task.findUnique({ where: { id: taskId, tenantId }, select: { restartCount: true } });
   if (!task) return [];
-  return db.documentChunk.findMany({ where: { taskId, task: { tenantId }, restartCount: task.restartCount }, orderBy: { chunkNumber: 'asc' } });
+  const rows = await db.documentChunk.findMany({ where: { taskId, task: { tenantId }, restartCount: task.restartCount }, orderBy: { chunkNumber: 'asc' } });
+  return rows.map((row) => ({ ...row, entities: expandEntities(row.entities) }));
 }
 export type ChunkRow = Awaited<ReturnType<typeof findChunks>>[number];
 
@@ -169,13 +175,13 @@ export async function saveChunkEdits(
   db: Db,
   tenantId: number,
   chunk: ChunkRow,
-  entities: Prisma.InputJsonValue,
+  entities: readonly Entity[],
   userId: number,
   now: Date,
 ): Promise<boolean> {
   const { count } = await db.documentChunk.updateMany({
     where: { id: chunk.id, task: { tenantId }, version: chunk.version },
-    data: { entities: storable(entities), version: { increment: 1 }, lastModifiedById: userId, lastModifiedByExternal: null, lastModifiedOn: now },
+    data: { entities: storable(compactEntities(entities)) as Prisma.InputJsonValue, version: { increment: 1 }, lastModifiedById: userId, lastModifiedByExternal: null, lastModifiedOn: now },
   });
   return count === 1;
 }

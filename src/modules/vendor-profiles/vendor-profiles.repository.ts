@@ -1,6 +1,7 @@
 import type { Db } from '../../db/prisma.js';
 import { Prisma } from '../../db/prisma.js';
 import { storable } from '../../db/storable.js';
+import { expandEntities } from '../../domain/stored-entities.js';
 
 export type VendorProfileRow = Prisma.VendorProfileGetPayload<object>;
 
@@ -55,12 +56,14 @@ export function updateProfile(db: Db, tenantId: number, id: number, data: Prisma
  * The chunks of a task's run that hold typed fields (filtered in Postgres, so a long document's
  * other pages are never read), in page order, at most `limit`.
  */
-export function chunksWithFields(db: Db, tenantId: number, taskId: number, restartCount: number, limit: number) {
-  return db.$queryRaw<Array<{ chunkNumber: number; entities: unknown }>>`
+export async function chunksWithFields(db: Db, tenantId: number, taskId: number, restartCount: number, limit: number) {
+  // An entity's type is kept as it is in every stored form (domain/stored-entities.ts), so the filter reads either.
+  const rows = await db.$queryRaw<Array<{ chunkNumber: number; entities: unknown }>>`
     SELECT "chunkNumber", entities FROM "DocumentChunk"
      WHERE "taskId" = ${taskId} AND "restartCount" = ${restartCount} AND entities @> '[{"type":"Field"}]'::jsonb
        AND EXISTS (SELECT FROM "Task" t WHERE t.id = ${taskId} AND t."tenantId" = ${tenantId})
      ORDER BY "chunkNumber" LIMIT ${limit}`;
+  return rows.map((row) => ({ chunkNumber: row.chunkNumber, entities: expandEntities(row.entities) }));
 }
 
 /** How many chunks the task's run has: the last page is the last chunk. */

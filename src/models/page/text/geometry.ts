@@ -20,7 +20,10 @@ export function toBoundingBox(box: Box): BoundingBox {
 
 /** Corners clockwise from the top-left. */
 export function cornerPoints(box: Box): Point[] {
-  const { left, top, right, bottom } = toBoundingBox(box);
+  return cornersOf(toBoundingBox(box));
+}
+
+function cornersOf({ left, top, right, bottom }: BoundingBox): Point[] {
   return [
     { x: left, y: top },
     { x: right, y: top },
@@ -30,7 +33,8 @@ export function cornerPoints(box: Box): Point[] {
 }
 
 export function geometryOf(box: Box, confidence: number, spans: Span[] = []): Geometry {
-  return { boundingBox: toBoundingBox(box), points: cornerPoints(box), confidence: round4(confidence), spans };
+  const boundingBox = toBoundingBox(box);
+  return { boundingBox, points: cornersOf(boundingBox), confidence: round4(confidence), spans };
 }
 
 /** A confidence keeps four decimals: enough to order results, short in JSON. */

@@ -217,10 +217,19 @@ function groupIntoLines(words: readonly LaidOutWord[]): LaidOutWord[][] {
   const lines = [...ocrLines.values()];
   // Each line's tops and bottoms kept in order: its median band after every word it takes, without
   // sorting all its words again each time (that grew with the square of a line's words).
-  const open: Array<{ words: LaidOutWord[]; tops: number[]; bottoms: number[]; top: number; bottom: number }> = [];
+  type Line = { words: LaidOutWord[]; tops: number[]; bottoms: number[]; top: number; bottom: number };
+  const made: Line[] = [];
+  // The lines a word may still join, in the order they were made. Words come by their centres,
+  // top to bottom, and a line only takes a word whose centre its band holds: once a centre is
+  // below a line's band, so are all the words after it, and the band moves only when it takes a
+  // word, so the line is done. Comparing each word with every line made so far grew with words
+  // times lines.
+  let open: Line[] = [];
   const byCentre = words.filter((w) => w.word.ocrLine === undefined).sort((a, b) => centreY(a.layoutBox) - centreY(b.layoutBox));
   for (const word of byCentre) {
-    let best: (typeof open)[number] | undefined;
+    const centre = centreY(word.layoutBox);
+    if (open.some((line) => line.bottom < centre)) open = open.filter((line) => line.bottom >= centre);
+    let best: Line | undefined;
     let bestShared = 0;
     for (const line of open) {
       const shared = sharedHeight(line, word.layoutBox);
@@ -232,10 +241,12 @@ function groupIntoLines(words: readonly LaidOutWord[]): LaidOutWord[][] {
       best.bottom = medianOfSorted(insertSorted(best.bottoms, word.layoutBox.top + word.layoutBox.height));
     } else {
       const [top, bottom] = [word.layoutBox.top, word.layoutBox.top + word.layoutBox.height];
-      open.push({ words: [word], tops: [top], bottoms: [bottom], top, bottom });
+      const line = { words: [word], tops: [top], bottoms: [bottom], top, bottom };
+      made.push(line);
+      open.push(line);
     }
   }
-  return [...lines, ...open.map((line) => line.words)].map((line) => line.sort((a, b) => a.layoutBox.left - b.layoutBox.left));
+  return [...lines, ...made.map((line) => line.words)].map((line) => line.sort((a, b) => a.layoutBox.left - b.layoutBox.left));
 }
 
 /** How much of its height a word shares with a line's band, or 0 when they are not on one line. */
