@@ -1,9 +1,13 @@
-import { access, constants, readFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { access, constants, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 import { wavHeader } from './audio-decode.js';
-import { EngineError, EngineTimeoutError, errorMessage, UnsupportedLanguageError } from './errors.js';
+import { EngineError, EngineMissingError, EngineTimeoutError, errorMessage, UnsupportedLanguageError } from './errors.js';
 import { openFifoFeed } from './fifo-feed.js';
 import { findOnPath } from './find-on-path.js';
 import { runProcess } from './process.js';
@@ -132,7 +136,11 @@ async function recognizeWithPocketsphinx(audio: { wavPath: string } | StreamedWa
   if ('wavPath' in audio) return parsePocketsphinxTimes(await runPocketsphinx(audio.wavPath, options));
   // Named .wav, the pipe is read as a WAV file is: pocketsphinx skips 44 bytes of header and reads
   // the rest as samples, ffmpeg's LIST chunk included (as it always has from ffmpeg's files).
-  const fifo = await openFifoFeed('audio.wav');
+  const fifo = await openFifoFeed('audio.wav').catch((error: unknown) => {
+    if (error instanceof EngineMissingError) return undefined;
+    throw error;
+  });
+  if (!fifo) return recognizeFromFile(audio, options);
   const failed = new AbortController();
   try {
     const recognised = runPocketsphinx(fifo.path, { ...options, signal: failed.signal });
@@ -142,6 +150,18 @@ async function recognizeWithPocketsphinx(audio: { wavPath: string } | StreamedWa
     return parsePocketsphinxTimes(output);
   } finally {
     await fifo.close();
+  }
+}
+
+/** Without mkfifo (coreutils): the WAV is written out whole, then read. */
+async function recognizeFromFile(audio: StreamedWav, options: TranscribeOptions): Promise<RecognizedWord[]> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'asr-'));
+  try {
+    const wavPath = path.join(dir, 'audio.wav');
+    await pipeline(Readable.from(withHeader(audio)), createWriteStream(wavPath));
+    return parsePocketsphinxTimes(await runPocketsphinx(wavPath, options));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }
 
