@@ -15,6 +15,8 @@
  * Besides wall time it prints the CPU seconds each side used (the app's threads and the children
  * it waited for; the Postgres backends of its database apart; the peers' processes): on a machine
  * shared with other work the wall times swing with the load, the CPU ratios much less.
+ * Memory: the peak RSS of the app with its child processes (tesseract, pdftoppm, ffmpeg,
+ * pocketsphinx) during each document beside the peer's (GNU time, when installed).
  * For the text pages it prints what a page stores in the chunk table, and the app's memory at idle,
  * after the text PDFs, after the scanned ones and after a receipt (Receipts workspace, one scanned
  * page), against the goals of 500 MB idle and 700 MB busy.
@@ -37,7 +39,7 @@ import { findOnPath } from '../src/engines/find-on-path.js';
 import { startDevProcess, lockLossLines, startPrivateRedis, type DevProcess } from './lib/dev-process.js';
 import { scannedPageImages, scannedProsePdf, prosePdf } from './lib/documents.js';
 import { benchConfig, openBenchInfrastructure } from './lib/infra.js';
-import { cpuSeconds, mb, statusBytes } from './lib/proc-stats.js';
+import { cpuSeconds, mb, treeRssBytes } from './lib/proc-stats.js';
 import { say } from './lib/report.js';
 import { serveSourceFiles } from './lib/source-files.js';
 import { buildTree } from '../test/support/built-tree.js';
@@ -80,10 +82,6 @@ const options = {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
-async function rssBytes(pid: number): Promise<number> {
-  return statusBytes(pid, 'VmRSS');
-}
-
 /**
  * CPU seconds of the Postgres backends serving the benchmark's database (the app's pool among
  * them), by pid, from /proc: the database's share of a document is the growth between two calls.
@@ -103,11 +101,19 @@ function cpuGrowth(before: Map<number, number>, after: Map<number, number>): num
 }
 
 /** Wall and CPU seconds of peer processes this process runs (and waits for) in `work`. */
-async function timedPeer(work: () => Promise<unknown>): Promise<{ seconds: number; cpu: number }> {
+async function timedPeer(work: () => Promise<unknown>): Promise<{ seconds: number; cpu: number; peakRss: number }> {
   const cpuBefore = await cpuSeconds(process.pid, 'children');
+  peerPeakRss = 0;
   const seconds = await timed(work);
-  return { seconds, cpu: (await cpuSeconds(process.pid, 'children')) - cpuBefore };
+  return { seconds, cpu: (await cpuSeconds(process.pid, 'children')) - cpuBefore, peakRss: peerPeakRss };
 }
+
+/** GNU time, which measures the peers' peak RSS; without it their RSS is n/a. */
+let gnuTime: string | null = null;
+/** The largest peak RSS of a peer process since timedPeer started (GNU time's %M). */
+let peerPeakRss = 0;
+/** The peak RSS of the app with its children over the whole run (sampled every 100 ms during each document). */
+let runPeakTreeRss = 0;
 
 interface Outcome {
   status: number;
@@ -134,7 +140,15 @@ async function chunkTableBytes(db: pg.Client): Promise<number> {
 /** Creates a task over HTTP and polls its status every 50 ms until it is final. */
 async function endToEnd(api: ExternalApi, app: DevProcess, db: pg.Client, url: string, displayName: string, workspaceId?: number): Promise<Outcome> {
   let peakRss = 0;
-  const sampler = setInterval(() => void rssBytes(app.pid).then((rss) => (peakRss = Math.max(peakRss, rss))), 100);
+  // The app with its children (tesseract, pdftoppm, ffmpeg, pocketsphinx): what the machine gives it.
+  const sampler = setInterval(
+    () =>
+      void treeRssBytes(app.pid).then((rss) => {
+        peakRss = Math.max(peakRss, rss);
+        runPeakTreeRss = Math.max(runPeakTreeRss, rss);
+      }),
+    100,
+  );
   try {
     const started = performance.now();
     const cpuBefore = await cpuSeconds(app.pid);
@@ -185,8 +199,17 @@ const BIG = { maxBuffer: 512 * 1024 * 1024 };
  * machine shared with other work they would get a bigger share of it than our engines do.
  */
 const ENGINE_NICE = '10';
-function peer(binary: string, args: readonly string[], env?: NodeJS.ProcessEnv) {
-  return run('nice', ['-n', ENGINE_NICE, binary, ...args], { ...BIG, ...(env ? { env } : {}) });
+/** Runs a peer at the engines' priority, its peak RSS noted (GNU time's %M, into peerPeakRss). */
+async function peer(binary: string, args: readonly string[], env?: NodeJS.ProcessEnv) {
+  const peakFile = path.join(tmpdir(), `peer-rss-${randomBytes(6).toString('hex')}`);
+  try {
+    const measured = gnuTime ? [gnuTime, '-f', '%M', '-o', peakFile, binary] : [binary];
+    return await run('nice', ['-n', ENGINE_NICE, ...measured, ...args], { ...BIG, ...(env ? { env } : {}) });
+  } finally {
+    const kb = Number((await readFile(peakFile, 'utf8').catch(() => '')).trim());
+    if (Number.isFinite(kb)) peerPeakRss = Math.max(peerPeakRss, kb * 1024);
+    await rm(peakFile, { force: true });
+  }
 }
 const SINGLE_THREADED = { ...process.env, OMP_THREAD_LIMIT: '1' };
 
@@ -205,6 +228,8 @@ interface Row {
   /** The peer's CPU seconds for the same pages. */
   peerCpu: number;
   rss: number;
+  /** The peer's peak RSS (its largest process). */
+  peerRss: number;
   status: number;
   /** Status requests made while waiting (median run). */
   polls?: number;
@@ -219,6 +244,7 @@ async function main() {
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-pipeline-'));
   const redis = await startPrivateRedis(path.join(dir, 'redis'));
   const ocrmypdf = await findOnPath('ocrmypdf');
+  gnuTime = await findOnPath('time');
   let app: DevProcess | undefined;
   let db: pg.Client | undefined;
 
@@ -279,8 +305,9 @@ async function main() {
     say(`peers: pdftotext -bbox; tesseract CLI (--dpi ${OCR_DPI}, TSV, OMP_THREAD_LIMIT=1, ${cores} processes at a time) on the page images; ${ocrmypdf ? `ocrmypdf (--jobs ${cores})` : 'ocrmypdf not installed'}; pocketsphinx_continuous on the 16 kHz WAV`);
 
     // Memory at each stage: resident now (VmRSS) and the peak so far (VmHWM), engine threads included.
-    const memory: Array<{ stage: string; rss: number; peak: number }> = [];
-    const noteMemory = async (stage: string) => memory.push({ stage, rss: await statusBytes(app!.pid, 'VmRSS'), peak: await app!.peakRssBytes() });
+    const memory: Array<{ stage: string; rss: number; peak: number; treePeak: number }> = [];
+    const noteMemory = async (stage: string) =>
+      memory.push({ stage, rss: await treeRssBytes(app!.pid), peak: await app!.peakRssBytes(), treePeak: runPeakTreeRss });
     await noteMemory('idle (started, no task yet)');
     // Warm-up, before the text and before the scanned rows: the engine thread loads what the pages
     // need on first use, and V8 optimises the page work only after some pages.
@@ -301,13 +328,13 @@ async function main() {
     for (const pages of options.textPages) {
       const file = path.join(dir, `text-${pages}.pdf`);
       const ours: Outcome[] = [];
-      const peers: Array<{ seconds: number; cpu: number }> = [];
+      const peers: Array<{ seconds: number; cpu: number; peakRss: number }> = [];
       for (let i = 0; i < (pages <= 2 ? options.repeatSmall : 1); i++) {
         ours.push(await endToEnd(api, app, db, files.url(`text-${pages}.pdf`), `text ${pages}`));
         peers.push(await timedPeer(() => peer('pdftotext', ['-bbox', file, '-'])));
       }
       const last = ours.at(-1)!;
-      rows.push({ what: 'text PDF, Layout', pages: String(pages), ours: median(ours.map((o) => o.seconds)), peer: median(peers.map((p) => p.seconds)), peerCpu: median(peers.map((p) => p.cpu)), peerName: 'pdftotext', unit: pages, cpu: median(ours.map((o) => o.cpu)), dbCpu: median(ours.map((o) => o.dbCpu)), stored: median(ours.map((o) => o.storedBytes)), rss: Math.max(...ours.map((o) => o.peakRss)), status: last.status, polls: median(ours.map((o) => o.polls)) });
+      rows.push({ what: 'text PDF, Layout', pages: String(pages), ours: median(ours.map((o) => o.seconds)), peer: median(peers.map((p) => p.seconds)), peerCpu: median(peers.map((p) => p.cpu)), peerName: 'pdftotext', unit: pages, cpu: median(ours.map((o) => o.cpu)), dbCpu: median(ours.map((o) => o.dbCpu)), stored: median(ours.map((o) => o.storedBytes)), rss: Math.max(...ours.map((o) => o.peakRss)), peerRss: Math.max(...peers.map((p) => p.peakRss)), status: last.status, polls: median(ours.map((o) => o.polls)) });
     }
     await noteMemory('after the text PDFs');
     await warmUp('warm-scan.pdf', '1 scanned page');
@@ -315,15 +342,15 @@ async function main() {
       const file = path.join(dir, `scanned-${pages}.pdf`);
       const images = Array.from({ length: pages }, (_, p) => scanFiles[p % scanFiles.length]!);
       const ours: Outcome[] = [];
-      const peers: Array<{ seconds: number; cpu: number }> = [];
+      const peers: Array<{ seconds: number; cpu: number; peakRss: number }> = [];
       for (let i = 0; i < (pages <= 2 ? options.repeatSmall : 1); i++) {
         ours.push(await endToEnd(api, app, db, files.url(`scanned-${pages}.pdf`), `scanned ${pages}`));
         peers.push(await timedPeer(() => inParallel(images, cores, (image) => peer('tesseract', [image, 'stdout', '--dpi', String(OCR_DPI), 'tsv'], SINGLE_THREADED))));
       }
-      rows.push({ what: 'scanned PDF, Layout', pages: String(pages), ours: median(ours.map((o) => o.seconds)), peer: median(peers.map((p) => p.seconds)), peerCpu: median(peers.map((p) => p.cpu)), peerName: 'tesseract', unit: pages, cpu: median(ours.map((o) => o.cpu)), dbCpu: median(ours.map((o) => o.dbCpu)), stored: median(ours.map((o) => o.storedBytes)), rss: Math.max(...ours.map((o) => o.peakRss)), status: ours.at(-1)!.status });
+      rows.push({ what: 'scanned PDF, Layout', pages: String(pages), ours: median(ours.map((o) => o.seconds)), peer: median(peers.map((p) => p.seconds)), peerCpu: median(peers.map((p) => p.cpu)), peerName: 'tesseract', unit: pages, cpu: median(ours.map((o) => o.cpu)), dbCpu: median(ours.map((o) => o.dbCpu)), stored: median(ours.map((o) => o.storedBytes)), rss: Math.max(...ours.map((o) => o.peakRss)), peerRss: Math.max(...peers.map((p) => p.peakRss)), status: ours.at(-1)!.status });
       if (ocrmypdf) {
-        const { seconds, cpu: peerCpu } = await timedPeer(() => peer('ocrmypdf', ['--force-ocr', '--jobs', String(cores), '--image-dpi', String(OCR_DPI), '--output-type', 'pdf', file, path.join(dir, 'ocrmypdf.pdf')]));
-        rows.push({ what: 'scanned PDF, Layout', pages: String(pages), ours: rows.at(-1)!.ours, peer: seconds, peerCpu, peerName: 'ocrmypdf', unit: pages, cpu: rows.at(-1)!.cpu, dbCpu: rows.at(-1)!.dbCpu, stored: rows.at(-1)!.stored, rss: Number.NaN, status: ours.at(-1)!.status });
+        const { seconds, cpu: peerCpu, peakRss: peerRss } = await timedPeer(() => peer('ocrmypdf', ['--force-ocr', '--jobs', String(cores), '--image-dpi', String(OCR_DPI), '--output-type', 'pdf', file, path.join(dir, 'ocrmypdf.pdf')]));
+        rows.push({ what: 'scanned PDF, Layout', pages: String(pages), ours: rows.at(-1)!.ours, peer: seconds, peerCpu, peerName: 'ocrmypdf', unit: pages, cpu: rows.at(-1)!.cpu, dbCpu: rows.at(-1)!.dbCpu, stored: rows.at(-1)!.stored, rss: Number.NaN, peerRss, status: ours.at(-1)!.status });
       }
     }
     await noteMemory('after the scanned PDFs');
@@ -338,11 +365,11 @@ async function main() {
       const raw = await timedPeer(() =>
         peer('pocketsphinx_continuous', ['-infile', audioWav, '-time', 'yes', '-hmm', `${model}/en-us`, '-lm', `${model}/en-us.lm.bin`, '-dict', `${model}/cmudict-en-us.dict`]),
       );
-      rows.push({ what: 'audio, Transcripts', pages: '54 s', ours: ours.seconds, peer: raw.seconds, peerCpu: raw.cpu, peerName: 'pocketsphinx', unit: 1, cpu: ours.cpu, dbCpu: ours.dbCpu, stored: ours.storedBytes, rss: ours.peakRss, status: ours.status, note: 'ours includes the FLAC to WAV conversion' });
+      rows.push({ what: 'audio, Transcripts', pages: '54 s', ours: ours.seconds, peer: raw.seconds, peerCpu: raw.cpu, peerName: 'pocketsphinx', unit: 1, cpu: ours.cpu, dbCpu: ours.dbCpu, stored: ours.storedBytes, rss: ours.peakRss, peerRss: raw.peakRss, status: ours.status, note: 'ours includes decoding the FLAC' });
     }
 
     say();
-    say(`${'document'.padEnd(22)} ${'pages'.padStart(5)}  ${'status'.padEnd(10)} ${'ours s'.padStart(7)} ${'pages/s'.padStart(8)} ${'s/page'.padStart(7)}  ${'peer'.padEnd(12)} ${'peer s'.padStart(7)} ${'pages/s'.padStart(8)}  ${'ours/peer'.padStart(9)}  ${'CPU s/page'.padStart(10)} ${'+db'.padStart(6)}  ${'CPU ours/peer'.padStart(13)}  ${'peak RSS'.padStart(8)}`);
+    say(`${'document'.padEnd(22)} ${'pages'.padStart(5)}  ${'status'.padEnd(10)} ${'ours s'.padStart(7)} ${'pages/s'.padStart(8)} ${'s/page'.padStart(7)}  ${'peer'.padEnd(12)} ${'peer s'.padStart(7)} ${'pages/s'.padStart(8)}  ${'ours/peer'.padStart(9)}  ${'CPU s/page'.padStart(10)} ${'+db'.padStart(6)}  ${'CPU ours/peer'.padStart(13)}  ${'peak RSS'.padStart(8)} ${'peer RSS'.padStart(8)}`);
     for (const row of rows) {
       say(
         [
@@ -360,6 +387,7 @@ async function main() {
           (row.dbCpu / row.unit).toFixed(3).padStart(6),
           ` ${(row.cpu / row.peerCpu).toFixed(2).padStart(12)}x`,
           ` ${mb(row.rss).padStart(8)}`,
+          mb(row.peerRss).padStart(8),
           row.note ? `  (${row.note})` : '',
         ].join(' '),
       );
@@ -382,9 +410,10 @@ async function main() {
       const ratio = row.ours / row.peer;
       say(`scanned ${row.pages} pages vs raw tesseract: ${ratio.toFixed(2)}x the time (goal <= ${GOAL_SCAN_RATIO}x): ${ratio <= GOAL_SCAN_RATIO ? 'met' : 'MISSED'}; ${(row.cpu / row.peerCpu).toFixed(2)}x its CPU`);
     }
-    say(`peak RSS of the app over the whole run: ${mb(await app.peakRssBytes())} (VmHWM, engine threads included; tesseract and pdftoppm children not)`);
-    say(`memory (RSS then / peak so far; goals: <= ${GOAL_IDLE_MB} MB idle, <= ${GOAL_BUSY_MB} MB busy):`);
-    for (const { stage, rss, peak } of memory) say(`  ${stage.padEnd(30)} ${mb(rss).padStart(8)} / ${mb(peak).padStart(8)}`);
+    say(`peak RSS over the whole run: the app ${mb(await app.peakRssBytes())} (VmHWM, engine threads included), the app with its children ${mb(runPeakTreeRss)} (sampled every 100 ms during the documents)`);
+    say(`  peak RSS columns: ours = the app with its tesseract, pdftoppm, ffmpeg and pocketsphinx children, sampled; peer = its largest process (GNU time)`);
+    say(`memory (the app with its children now / the app's VmHWM so far / the sampled peak with children so far; goals: <= ${GOAL_IDLE_MB} MB idle, <= ${GOAL_BUSY_MB} MB busy):`);
+    for (const { stage, rss, peak, treePeak } of memory) say(`  ${stage.padEnd(30)} ${mb(rss).padStart(8)} / ${mb(peak).padStart(8)} / ${mb(treePeak).padStart(8)}`);
     const lockLines = await lockLossLines(logFile);
     say(`job locks lost (log lines): ${lockLines.length}`);
     say(`load average after the run: ${loadavg()[0]!.toFixed(1)}`);

@@ -133,6 +133,12 @@ const envSchema = z.object({
    * 240 MB whatever the page count.
    */
   ENGINE_THREAD_MAX_MEMORY_MB: z.coerce.number().int().min(256).default(1024),
+  /**
+   * Seconds an engine thread keeps PP-OCR's sessions and the English word list (loaded by the
+   * first receipt or image PP-OCR reads) unused before it lets them go; the next one loads them
+   * again (about a second of CPU).
+   */
+  ENGINE_IDLE_RELEASE_SECONDS: positiveInt.default(300),
   /** The api answers 503 with Retry-After while its event loop's mean delay (sampled each second) is past this, in ms; 0: never. */
   MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(200),
   /**

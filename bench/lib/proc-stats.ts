@@ -2,7 +2,7 @@
  * A process's memory and CPU as Linux counts them (/proc): what the benchmarks measure from
  * outside the app, so the figures include every thread (engine threads too). NaN elsewhere.
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 
 /** A `kB` field of /proc/<pid>/status in bytes: VmRSS (resident now), VmHWM (the peak so far). */
 export async function statusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number> {
@@ -21,3 +21,21 @@ export async function cpuSeconds(pid: number, which: 'all' | 'children' = 'all')
 }
 
 export const mb = (bytes: number) => (Number.isFinite(bytes) ? `${(bytes / 1024 / 1024).toFixed(0)} MB` : 'n/a');
+
+/** Resident bytes of a process and of every process below it (its children, theirs...): the app with its tesseract, pdftoppm, ffmpeg and pocketsphinx children. */
+export async function treeRssBytes(pid: number): Promise<number> {
+  let sum = 0;
+  const pending = [pid];
+  while (pending.length) {
+    const next = pending.pop()!;
+    const rss = await statusBytes(next, 'VmRSS');
+    if (!Number.isFinite(rss)) continue; // ended meanwhile
+    sum += rss;
+    const tasks = await readdir(`/proc/${next}/task`).catch(() => [] as string[]);
+    for (const tid of tasks) {
+      const children = await readFile(`/proc/${next}/task/${tid}/children`, 'utf8').catch(() => '');
+      for (const child of children.split(' ').filter(Boolean)) pending.push(Number(child));
+    }
+  }
+  return sum;
+}

@@ -1,8 +1,14 @@
-import { access, constants, readFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { access, constants, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import type { Config } from '../config.js';
-import { EngineError, EngineTimeoutError, errorMessage, UnsupportedLanguageError } from './errors.js';
+import { wavHeader } from './audio-decode.js';
+import { EngineError, EngineMissingError, EngineTimeoutError, errorMessage, UnsupportedLanguageError } from './errors.js';
+import { openFifoFeed } from './fifo-feed.js';
 import { findOnPath } from './find-on-path.js';
 import { runProcess } from './process.js';
 
@@ -95,24 +101,88 @@ export async function speechEngineFor(language: string, config: AsrConfig): Prom
  * NoSpeechEngineError when there is none.
  */
 export async function transcribe(wavPath: string, language: string, config: AsrConfig, options: TranscribeOptions = {}): Promise<RecognizedWord[]> {
-  if ((await speechEngineFor(language, config)) === 'pocketsphinx') return recognizeWithPocketsphinx(wavPath, options);
-  const endpoint = { url: config.ASR_URL!, apiKey: config.ASR_API_KEY, model: config.ASR_MODEL ?? DEFAULT_REMOTE_MODEL };
-  return recognizeRemotely(wavPath, language, endpoint, options);
+  if ((await speechEngineFor(language, config)) === 'pocketsphinx') return recognizeWithPocketsphinx({ wavPath }, options);
+  return recognizeRemotely(new Blob([await readFile(wavPath)], { type: 'audio/wav' }), language, remoteEndpoint(config), options);
 }
 
-async function recognizeWithPocketsphinx(wavPath: string, options: TranscribeOptions = {}): Promise<RecognizedWord[]> {
+/** A WAV as it is decoded (audio-decode.ts): the header ffmpeg wrote, then 16 kHz mono 16-bit samples. */
+export interface StreamedWav {
+  header: Uint8Array;
+  samples: AsyncIterable<Uint8Array>;
+}
+
+/**
+ * Words of a WAV while it is decoded, from the engine of the language: pocketsphinx reads it as it
+ * comes, a remote endpoint gets it whole once it has all come. A failure of the samples' stream
+ * fails the recognition.
+ */
+export async function transcribeStreamedWav(wav: StreamedWav, language: string, config: AsrConfig, options: TranscribeOptions = {}): Promise<RecognizedWord[]> {
+  if ((await speechEngineFor(language, config)) === 'pocketsphinx') return recognizeWithPocketsphinx(wav, options);
+  const parts: Uint8Array[] = [];
+  let bytes = 0;
+  for await (const part of wav.samples) {
+    parts.push(part);
+    bytes += part.length;
+  }
+  // A header of the known sizes: the streamed one leaves them open.
+  return recognizeRemotely(new Blob([wavHeader(bytes), ...parts], { type: 'audio/wav' }), language, remoteEndpoint(config), options);
+}
+
+function remoteEndpoint(config: AsrConfig): RemoteAsrEndpoint {
+  return { url: config.ASR_URL!, apiKey: config.ASR_API_KEY, model: config.ASR_MODEL ?? DEFAULT_REMOTE_MODEL };
+}
+
+async function recognizeWithPocketsphinx(audio: { wavPath: string } | StreamedWav, options: TranscribeOptions = {}): Promise<RecognizedWord[]> {
+  if ('wavPath' in audio) return parsePocketsphinxTimes(await runPocketsphinx(audio.wavPath, options));
+  // Named .wav, the pipe is read as a WAV file is: pocketsphinx skips 44 bytes of header and reads
+  // the rest as samples, ffmpeg's LIST chunk included (as it always has from ffmpeg's files).
+  const fifo = await openFifoFeed('audio.wav').catch((error: unknown) => {
+    if (error instanceof EngineMissingError) return undefined;
+    throw error;
+  });
+  if (!fifo) return recognizeFromFile(audio, options);
+  const failed = new AbortController();
+  try {
+    const recognised = runPocketsphinx(fifo.path, { ...options, signal: failed.signal });
+    const fed = fifo.feed(withHeader(audio)).catch((error: unknown) => failed.abort(error));
+    const output = await recognised;
+    await fed;
+    return parsePocketsphinxTimes(output);
+  } finally {
+    await fifo.close();
+  }
+}
+
+/** Without mkfifo (coreutils): the WAV is written out whole, then read. */
+async function recognizeFromFile(audio: StreamedWav, options: TranscribeOptions): Promise<RecognizedWord[]> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'asr-'));
+  try {
+    const wavPath = path.join(dir, 'audio.wav');
+    await pipeline(Readable.from(withHeader(audio)), createWriteStream(wavPath));
+    return parsePocketsphinxTimes(await runPocketsphinx(wavPath, options));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function* withHeader(wav: StreamedWav): AsyncIterable<Uint8Array> {
+  yield wav.header;
+  yield* wav.samples;
+}
+
+async function runPocketsphinx(infile: string, options: TranscribeOptions & { signal?: AbortSignal }): Promise<string> {
   const { stdout } = await runProcess(
     POCKETSPHINX,
     [
-      '-infile', wavPath,
+      '-infile', infile,
       '-time', 'yes',
       '-hmm', path.join(POCKETSPHINX_MODEL, 'en-us'),
       '-lm', path.join(POCKETSPHINX_MODEL, 'en-us.lm.bin'),
       '-dict', path.join(POCKETSPHINX_MODEL, 'cmudict-en-us.dict'),
     ],
-    { timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS },
+    { timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, ...(options.signal ? { signal: options.signal } : {}) },
   );
-  return parsePocketsphinxTimes(stdout.toString('utf8'));
+  return stdout.toString('utf8');
 }
 
 // `-time yes` prints each utterance's hypothesis, then one "word start end posterior" line per
@@ -161,14 +231,14 @@ const verboseTranscription = z.object({
 type Segment = NonNullable<z.infer<typeof verboseTranscription>['segments']>[number];
 
 async function recognizeRemotely(
-  wavPath: string,
+  wav: Blob,
   language: string,
   endpoint: RemoteAsrEndpoint,
   options: TranscribeOptions = {},
 ): Promise<RecognizedWord[]> {
   const url = transcriptionEndpoint(endpoint.url);
   const form = new FormData();
-  form.set('file', new Blob([await readFile(wavPath)], { type: 'audio/wav' }), 'audio.wav');
+  form.set('file', wav, 'audio.wav');
   form.set('model', endpoint.model);
   // The API takes ISO 639-1 codes: "fr", not "fr-FR".
   form.set('language', language.split(/[-_]/)[0]!.toLowerCase());

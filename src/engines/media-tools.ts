@@ -18,7 +18,7 @@ const PACKAGE_OF: Record<MediaTool, string> = {
 };
 
 /** What a user does about a missing tool: the words of the task's failure reason. */
-const REMEDY: Record<MediaTool, string> = {
+export const MEDIA_TOOL_REMEDY: Record<MediaTool, string> = {
   ffmpeg: 'install ffmpeg (the ffmpeg package of the system) or the npm package @ffmpeg-installer/ffmpeg',
   ffprobe: 'install ffmpeg, which brings ffprobe (the ffmpeg package of the system), or the npm package @ffprobe-installer/ffprobe',
 };
@@ -76,12 +76,12 @@ async function bundledBuild(tool: MediaTool): Promise<string | null> {
  */
 export async function runMediaTool(tool: MediaTool, args: readonly string[], options: RunOptions): Promise<RunResult> {
   const binary = await locateMediaTool(tool);
-  if (!binary) throw new EngineMissingError(tool, REMEDY[tool]);
+  if (!binary) throw new EngineMissingError(tool, MEDIA_TOOL_REMEDY[tool]);
   try {
     return await runProcess(binary, args, options);
   } catch (error) {
     // Removed since it was found.
-    if (error instanceof EngineMissingError) throw new EngineMissingError(tool, REMEDY[tool]);
+    if (error instanceof EngineMissingError) throw new EngineMissingError(tool, MEDIA_TOOL_REMEDY[tool]);
     throw error;
   }
 }

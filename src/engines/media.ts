@@ -36,6 +36,9 @@ const probeOutput = z.object({
   ),
 });
 
+/** What counts as silence unless told otherwise: the window planner's and the transcript items' breaks. */
+export const DEFAULT_SILENCE = { noiseDb: -35, minSeconds: 0.5 };
+
 const PROBE_TIMEOUT_MS = 30_000;
 // Decoding a long recording takes a while; this bounds a stuck ffmpeg, not a slow one.
 const DECODE_TIMEOUT_MS = 15 * 60_000;
@@ -79,13 +82,18 @@ export async function toMonoWav16k(input: string, output: string, timeoutMs = DE
  * closes a silence that lasts to the end of the input, so every start has an end.
  */
 export async function detectSilences(path: string, options: SilenceOptions = {}): Promise<Silence[]> {
-  const { noiseDb = -35, minSeconds = 0.5, timeoutMs = DECODE_TIMEOUT_MS } = options;
+  const { noiseDb = DEFAULT_SILENCE.noiseDb, minSeconds = DEFAULT_SILENCE.minSeconds, timeoutMs = DECODE_TIMEOUT_MS } = options;
   const { stderr } = await runOnInput(
     'ffmpeg',
     path,
     ['-nostdin', '-hide_banner', '-nostats', '-i', asFileUrl(path), '-vn', '-af', `silencedetect=noise=${noiseDb}dB:d=${minSeconds}`, '-f', 'null', '-'],
     timeoutMs,
   );
+  return parseSilences(stderr);
+}
+
+/** The silences silencedetect reported in ffmpeg's log. */
+export function parseSilences(stderr: string): Silence[] {
   const silences: Silence[] = [];
   let start: number | undefined;
   for (const [, event, seconds] of stderr.matchAll(/silence_(start|end): (-?[\d.]+)/g)) {

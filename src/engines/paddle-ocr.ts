@@ -11,8 +11,10 @@
  * high and read; CTC's greedy decoding, among the characters of our languages only, gives each
  * character a position along the line, from which words and their boxes follow.
  *
- * Sessions are made once per thread (each engine thread loads its own copy of the models, about
- * 15 MB) with one intra-op thread: parallelism comes from the engine threads, as for tesseract.
+ * Sessions are made in a thread when it first reads with PP-OCR (each engine thread loads its own
+ * copy of the models, about 15 MB) with one intra-op thread: parallelism comes from the engine
+ * threads, as for tesseract. Unused for ENGINE_IDLE_RELEASE_SECONDS, they are released with the
+ * word list (engine-loads.ts), and loaded again by the next image.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -21,7 +23,8 @@ import sharp, { type Sharp } from 'sharp';
 import type * as Ort from 'onnxruntime-node';
 import { EngineError, errorMessage, ImageUnreadableError } from './errors.js';
 import { bestClassIn, type CtcOutput, type ReadCharacter } from './ctc.js';
-import { englishWords } from './english-words.js';
+import { countLoad, countRelease, idleReleaser } from './engine-loads.js';
+import { englishWords, releaseEnglishWords } from './english-words.js';
 import { unmixWords } from './mixed-words.js';
 import { respellUnsureWords } from './unsure-words.js';
 import { nativeCallGate } from './native-call-gate.js';
@@ -92,6 +95,7 @@ async function loadModels(): Promise<Models> {
     load('ch_PP-OCRv4_rec_infer.onnx'),
     readFile(path.join(assets, 'ppocr_keys_v1.txt'), 'utf8'),
   ]);
+  countLoad('ppocrSessions');
   const entries = dictionary.split('\n');
   if (entries.at(-1) === '') entries.pop();
   const characters = ['', ...entries, ' '];
@@ -175,8 +179,25 @@ interface Region {
   score: number;
 }
 
+/** Lets the sessions and the word list go once no image has been read for the idle time. */
+const heldModels = idleReleaser(async () => {
+  const held = loading;
+  loading = undefined;
+  releaseEnglishWords();
+  const released = await held?.catch(() => undefined);
+  if (!released) return;
+  countRelease('ppocrSessions');
+  await nativeCallGate()
+    .run(() => Promise.all([released.detector.release(), released.recogniser.release()]))
+    .catch(() => {}); // a pool closing meanwhile ends the thread, and the sessions with it
+});
+
 /** Recognises the text of an image (encoded, e.g. PNG) with PP-OCRv4; words in the image's pixels. */
-export async function paddleOcrImage(image: Buffer, options: PaddleOcrOptions = {}): Promise<OcrResult> {
+export function paddleOcrImage(image: Buffer, options: PaddleOcrOptions = {}): Promise<OcrResult> {
+  return heldModels(() => readImage(image, options));
+}
+
+async function readImage(image: Buffer, options: PaddleOcrOptions): Promise<OcrResult> {
   const loaded = await models();
   const { width, height } = await sharp(image)
     .metadata()

@@ -6,6 +6,8 @@ export interface RunOptions {
   input?: Uint8Array;
   timeoutMs: number;
   env?: NodeJS.ProcessEnv;
+  /** Ends the child when aborted; the run then fails with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 export interface RunResult {
@@ -24,6 +26,9 @@ export function runProcess(binary: string, args: readonly string[], options: Run
       timedOut = true;
       child.kill('SIGKILL');
     }, options.timeoutMs);
+    const { signal } = options;
+    const stop = () => child.kill('SIGKILL');
+    signal?.addEventListener('abort', stop, { once: true });
 
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
@@ -38,8 +43,10 @@ export function runProcess(binary: string, args: readonly string[], options: Run
     });
     child.on('close', (code) => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', stop);
       const stderrText = Buffer.concat(stderr).toString('utf8');
-      if (timedOut) reject(new EngineTimeoutError(binary, options.timeoutMs));
+      if (signal?.aborted) reject(signal.reason);
+      else if (timedOut) reject(new EngineTimeoutError(binary, options.timeoutMs));
       else if (code !== 0) reject(new EngineFailedError(binary, code, stderrText));
       else resolve({ stdout: Buffer.concat(stdout), stderr: stderrText });
     });

@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { Logger } from 'pino';
+import type { EngineLoads } from '../engines/engine-loads.js';
 import { NativeCallGate } from '../engines/native-call-gate.js';
 import { ProcessSlots } from '../engines/process-slots.js';
 import type { TemplateType } from '../domain/enums.js';
@@ -26,6 +27,8 @@ export interface Engines {
    * chunks are answered by `host` on this thread.
    */
   runModel: (templateType: TemplateType, input: ThreadModelInput, host: ModelHost) => Promise<ModelSummary>;
+  /** What the thread that takes the call has loaded and released of its heavy parts (with one thread: that thread's). */
+  engineLoads: () => Promise<EngineLoads>;
 }
 
 export type ModelHost = { [M in keyof HostCalls]: (args: HostCalls[M]['args']) => Promise<HostCalls[M]['result']> };
@@ -44,6 +47,8 @@ export interface EnginePoolOptions {
   asr: EngineThreadData['asr'];
   /** BUNDLED_MEDIA_TOOLS (media-tools.ts); default true. */
   bundledMediaTools?: boolean;
+  /** ENGINE_IDLE_RELEASE_SECONDS (engine-loads.ts); default 300. */
+  idleReleaseSeconds?: number;
   log: Pick<Logger, 'error'>;
 }
 
@@ -61,6 +66,8 @@ export class EngineThreadError extends Error {
  * event loop still gets the CPU when a request or a lock renewal needs it.
  */
 const THREAD_NICE = 10;
+
+const DEFAULT_IDLE_RELEASE_SECONDS = 300;
 
 /** How long closing waits for native calls under way: far longer than one inference takes. */
 const CLOSE_WAIT_MS = 30_000;
@@ -96,6 +103,7 @@ export function createEnginePool(options: EnginePoolOptions): EnginePool {
     bundledMediaTools: options.bundledMediaTools ?? true,
     ocrSlots: ProcessSlots.create(options.ocrProcesses ?? availableParallelism()).shared,
     nativeCalls: gate.shared,
+    idleReleaseMs: (options.idleReleaseSeconds ?? DEFAULT_IDLE_RELEASE_SECONDS) * 1000,
   };
   const pool = new Piscina<EngineTask, EngineReply<unknown>>({
     ...entry,
@@ -131,6 +139,7 @@ export function createEnginePool(options: EnginePoolOptions): EnginePool {
   return {
     inspectSource: (path) => run({ kind: 'inspect', path }),
     extractPdfPages: (sourcePath, pages, outPath) => run({ kind: 'extractPdfPages', sourcePath, pages, outPath }),
+    engineLoads: () => run({ kind: 'engineLoads' }),
     runModel: async (templateType, input, host) => {
       const { port1, port2 } = new MessageChannel();
       port1.on('message', (call: HostCall) => {

@@ -13,6 +13,8 @@ export type ThreadModelInput = Omit<ModelInput, 'saveOutput' | 'emitChunk' | 're
 export type EngineTask =
   | { kind: 'inspect'; path: string }
   | { kind: 'extractPdfPages'; sourcePath: string; pages: number[]; outPath: string }
+  /** What the thread has loaded and released of its heavy engine parts (engine-loads.ts). */
+  | { kind: 'engineLoads' }
   /** `host`: the port the thread calls the main thread on (HostCalls) while the model runs. */
   | { kind: 'model'; templateType: TemplateType; input: ThreadModelInput; host: MessagePort };
 

@@ -9,6 +9,7 @@ import type { MessagePort } from 'node:worker_threads';
 import { workerData } from 'piscina';
 import { storableJson } from '../db/storable.js';
 import { compactEntities } from '../domain/stored-entities.js';
+import { engineLoads, useIdleRelease } from '../engines/engine-loads.js';
 import { useBundledMediaTools } from '../engines/media-tools.js';
 import { useOcrSlots } from '../engines/ocr.js';
 import { NativeCallGate, useNativeCallGate } from '../engines/native-call-gate.js';
@@ -31,11 +32,14 @@ export interface EngineThreadData {
   ocrSlots: SharedArrayBuffer;
   /** The pool's NativeCallGate.shared: the pool ends the threads only between native calls. */
   nativeCalls: SharedArrayBuffer;
+  /** ENGINE_IDLE_RELEASE_SECONDS in ms: how long PP-OCR's sessions and the word list stay unused before they are let go. */
+  idleReleaseMs: number;
 }
 
 useOcrSlots(new ProcessSlots((workerData as EngineThreadData).ocrSlots));
 useNativeCallGate(new NativeCallGate((workerData as EngineThreadData).nativeCalls));
 useBundledMediaTools((workerData as EngineThreadData).bundledMediaTools);
+useIdleRelease((workerData as EngineThreadData).idleReleaseMs);
 
 /**
  * Chunks go to the main thread in batches of about this much JSON (a few text pages: a page's
@@ -160,6 +164,8 @@ function perform(task: EngineTask): Promise<unknown> {
       return extractPdfPages(task.sourcePath, task.pages, task.outPath);
     case 'model':
       return runModel(task.templateType, task.input, task.host);
+    case 'engineLoads':
+      return Promise.resolve(engineLoads());
   }
 }
 

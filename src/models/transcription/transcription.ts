@@ -1,7 +1,8 @@
 import path from 'node:path';
-import { NoSpeechEngineError, speechEngineFor, transcribe, type AsrConfig, type RecognizedWord } from '../../engines/asr.js';
-import { detectSilences, probeMedia, toMonoWav16k, type Silence } from '../../engines/media.js';
-import { cutAudio, planAudioSplit } from '../../engines/audio-split.js';
+import { NoSpeechEngineError, speechEngineFor, transcribeStreamedWav, type AsrConfig, type RecognizedWord } from '../../engines/asr.js';
+import { decodeAudio, pcmOffset, PCM_BYTES_PER_SECOND, type DecodedAudio } from '../../engines/audio-decode.js';
+import type { Silence } from '../../engines/media.js';
+import { planAudioSplit } from '../../engines/audio-split.js';
 import { ModelRejectedInputError, type Model, type TranscriptItem, type TranscriptWord } from '../model.js';
 
 const DEFAULT_LANGUAGE = 'en-US';
@@ -19,11 +20,18 @@ const MIN_PAUSE_SECONDS = 0.5;
 // Generous: pocketsphinx runs at about 0.3x real time on one core.
 const RECOGNITION_TIMEOUT_PER_AUDIO_SECOND_MS = 3_000;
 const MIN_RECOGNITION_TIMEOUT_MS = 60_000;
+/** A window's bytes of samples (audio-decode.ts). */
+const WINDOW_BYTES = WINDOW_MINUTES * 60 * PCM_BYTES_PER_SECOND;
+
+/** The recording runs on past the first window: it is recognised window by window once decoded. */
+class LongerThanAWindow extends Error {}
 
 /**
  * The Transcripts model (DESIGN.md section 6): the audio track as 16 kHz mono, words with timings
  * and confidences from the speech engine of the language, grouped into one transcript item per
- * stretch of speech between silences, all attributed to the default speaker.
+ * stretch of speech between silences, all attributed to the default speaker. The audio is decoded
+ * once (audio-decode.ts): the recogniser reads the samples while they are decoded, and the
+ * silences for the windows and the items come from the same pass.
  */
 export function createTranscriptionModel(asr: AsrConfig): Model {
   return async (input) => {
@@ -38,11 +46,14 @@ export function createTranscriptionModel(asr: AsrConfig): Model {
       if (error instanceof NoSpeechEngineError) throw new ModelRejectedInputError(error.message);
       throw error;
     }
-    const wav = path.join(input.workDir, 'audio.wav');
-    await toMonoWav16k(input.sourcePath, wav);
-    const { durationSeconds } = await probeMedia(wav);
-    const silences = await detectSilences(wav);
-    const words = await recognizeInWindows(wav, durationSeconds, silences, language, asr, input.workDir);
+    const audio = decodeAudio(input.sourcePath, path.join(input.workDir, 'audio.wav'));
+    let recognised: Awaited<ReturnType<typeof recognizeInWindows>>;
+    try {
+      recognised = await recognizeInWindows(audio, language, asr);
+    } finally {
+      audio.stop(); // a failed recognition leaves no decode running
+    }
+    const { words, durationSeconds, silences } = recognised;
     return {
       kind: 'transcript',
       totalTimeInSeconds: roundTime(durationSeconds),
@@ -52,28 +63,49 @@ export function createTranscriptionModel(asr: AsrConfig): Model {
   };
 }
 
+/**
+ * The recording's words and, from the same decode, its duration and silences. The recogniser
+ * starts on the samples as they are decoded; a recording that turns out longer than a window is
+ * then recognised window by window once decoded (planAudioSplit, on its silences), each window
+ * read from the decoded samples: the first, streamed run is abandoned early, the decode being
+ * far faster than the recognition.
+ */
 async function recognizeInWindows(
-  wav: string,
-  durationSeconds: number,
-  silences: Silence[],
+  audio: DecodedAudio,
   language: string,
   asr: AsrConfig,
-  workDir: string,
-): Promise<RecognizedWord[]> {
-  const windows = planAudioSplit(durationSeconds, silences, WINDOW_MINUTES);
+): Promise<{ words: RecognizedWord[]; durationSeconds: number; silences: Silence[] }> {
+  try {
+    // Its duration unknown while it is decoded, the streamed run gets the timeout of a full window.
+    const wav = { header: await audio.header, samples: withinAWindow(audio.samples()) };
+    const words = await transcribeStreamedWav(wav, language, asr, { timeoutMs: recognitionTimeoutMs(WINDOW_MINUTES * 60) });
+    return { words, ...(await audio.finished) };
+  } catch (error) {
+    if (!(error instanceof LongerThanAWindow)) throw error;
+  }
+  const { durationSeconds, silences } = await audio.finished;
   const words: RecognizedWord[] = [];
-  for (const [index, window] of windows.entries()) {
-    let windowWav = wav;
-    if (windows.length > 1) {
-      windowWav = path.join(workDir, `window-${index + 1}.wav`);
-      await cutAudio(wav, window.start, window.end, windowWav);
-    }
-    const timeoutMs = Math.max(MIN_RECOGNITION_TIMEOUT_MS, (window.end - window.start) * RECOGNITION_TIMEOUT_PER_AUDIO_SECOND_MS);
-    for (const word of await transcribe(windowWav, language, asr, { timeoutMs })) {
+  for (const window of planAudioSplit(durationSeconds, silences, WINDOW_MINUTES)) {
+    const wav = { header: await audio.header, samples: audio.samples(pcmOffset(window.start), pcmOffset(window.end)) };
+    for (const word of await transcribeStreamedWav(wav, language, asr, { timeoutMs: recognitionTimeoutMs(window.end - window.start) })) {
       words.push({ ...word, start: word.start + window.start, end: word.end + window.start });
     }
   }
-  return words;
+  return { words, durationSeconds, silences };
+}
+
+/** The samples while they fit in one window; LongerThanAWindow once they do not. */
+async function* withinAWindow(samples: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
+  let bytes = 0;
+  for await (const part of samples) {
+    bytes += part.length;
+    if (bytes > WINDOW_BYTES) throw new LongerThanAWindow();
+    yield part;
+  }
+}
+
+function recognitionTimeoutMs(seconds: number): number {
+  return Math.max(MIN_RECOGNITION_TIMEOUT_MS, seconds * RECOGNITION_TIMEOUT_PER_AUDIO_SECOND_MS);
 }
 
 /** Words grouped into items: a new item starts after a detected silence or a pause between words. */
