@@ -17,7 +17,7 @@ import { dateOptionsFor, findCurrencies, numericDateOrder, pascalCase, plain, ty
 import { analyzeLayout, type PageLayout } from '../page/text/page-layout.js';
 import { ocrLanguages } from '../page/page-reader.js';
 import { FISCAL_QR_INVOICE_FIELDS, fiscalQrValue, isFiscalQrPayload, readFiscalQrPair } from './pt-fiscal-qr.js';
-import { receiptHeader } from '../receipt/receipt-fields.js';
+import { receiptCandidates } from '../receipt/receipt-fields.js';
 import type { LayoutTable } from '../page/text/tables.js';
 import type { PageText, TextLine, TextRun } from '../page/text/text-lines.js';
 import { correctLegalForm, guessVendor, recipientUnderSenderLine } from '../fields/vendor.js';
@@ -152,7 +152,7 @@ function pageCandidates(page: ReadPage, kind: InvoiceKind, dates: DateOptions): 
   // remittance slip ("From: Mrs J. Whitfield" beside "Pay to: Tom Pryce Joinery").
   const payer = (c: FieldCandidate) => c.category === 'VendorName' && found.some((o) => o.category === 'CustomerName' && o.label >= c.label && plain(o.contentNormalized) === plain(c.contentNormalized));
   const payers = new Set(found.filter(payer));
-  if (kind.receipt && page.ref.chunkNumber === 1) found.push(...receiptHeader(text, hits));
+  if (kind.receipt && page.ref.chunkNumber === 1) found.push(...receiptCandidates(text, hits));
   const vendor = guessVendor(text, hits, customerLabels, customerNames);
   if (vendor) found.push({ category: 'VendorName', value: vendor.run, contentNormalized: correctLegalForm(vendor.run.text.replace(/\s+/g, ' ').trim()), score: vendor.score * (kind.receipt ? 0.8 : 1), label: 0, labelLine: vendor.line });
   // No label names the customer: the address block of a letter's window may.

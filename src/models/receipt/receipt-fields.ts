@@ -73,13 +73,14 @@ function addressLike(line: TextLine): boolean {
 }
 
 /**
- * The shop's name and address from a receipt's header: of the name-like lines near the top, the
- * one with a legal form, or else the one right above the address, in a larger print scoring more;
- * a name may run on to a second line ("AIK HUAT HARDWARE ENTERPRISE / (SETIA ALAM) SDN BHD").
- * With them, the confirmations the receipt's print gives: of the header when it is laid out as a
+ * A receipt's own candidates beside the invoice model's: the shop's name and address from its
+ * header (of the name-like lines near the top, the one with a legal form, or else the one right
+ * above the address, in a larger print scoring more; a name may run on to a second line: "AIK HUAT
+ * HARDWARE ENTERPRISE / (SETIA ALAM) SDN BHD"),
+ * and the confirmations the receipt's print gives: of the header when it is laid out as a
  * company's, and of the date and the total (receipt-checks.ts).
  */
-export function receiptHeader(page: PageText, hits: readonly LabelHit[]): FieldCandidate[] {
+export function receiptCandidates(page: PageText, hits: readonly LabelHit[]): FieldCandidate[] {
   const labelledParts = new Set(hits.filter((h) => h.start === 0 && h.definition.strength >= 0.7).map((h) => h.line));
   const printed = printedLines(page).slice(0, HEADER_LINES);
   const lines = printed.map((p) => p.line);

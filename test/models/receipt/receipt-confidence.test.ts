@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chooseFields, type PagedCandidate } from '../../../src/models/fields/field-choice.js';
 import { dateOptionsFor } from '../../../src/models/fields/normalize.js';
 import { findPageCandidates } from '../../../src/models/invoice/invoice-fields.js';
-import { receiptHeader } from '../../../src/models/receipt/receipt-fields.js';
+import { receiptCandidates } from '../../../src/models/receipt/receipt-fields.js';
 import { ocrReceipt, type Row } from './ocr-receipt.js';
 
 /** The receipt's fields as the Receipts model chooses them: its label candidates, its header and checks. */
@@ -10,7 +10,7 @@ function receiptFields(rows: readonly Row[], confidence?: number) {
   const text = ocrReceipt(rows, confidence);
   const { candidates, hits } = findPageCandidates(text, { dates: dateOptionsFor(undefined), portuguese: false, itemTables: [] });
   const page = { pageNumber: 1, chunkNumber: 1 };
-  const all: PagedCandidate[] = [...candidates, ...receiptHeader(text, hits)].map((c) => ({ ...c, page }));
+  const all: PagedCandidate[] = [...candidates, ...receiptCandidates(text, hits)].map((c) => ({ ...c, page }));
   const chosen = chooseFields(all);
   const field = (name: 'VendorName' | 'VendorAddress' | 'InvoiceDate' | 'InvoiceTotal') => {
     const value = chosen.get(name);

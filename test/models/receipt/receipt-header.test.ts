@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { findPageCandidates } from '../../../src/models/invoice/invoice-fields.js';
 import { dateOptionsFor } from '../../../src/models/fields/normalize.js';
-import { receiptHeader } from '../../../src/models/receipt/receipt-fields.js';
+import { receiptCandidates } from '../../../src/models/receipt/receipt-fields.js';
 import { ocrReceipt, type Row } from './ocr-receipt.js';
 
 /** The shop's name and address the header offers (its confirmations aside). */
 function header(rows: readonly Row[]) {
   const text = ocrReceipt(rows);
   const { hits } = findPageCandidates(text, { dates: dateOptionsFor(undefined), portuguese: false, itemTables: [] });
-  const offered = receiptHeader(text, hits).filter((c) => !c.confirms);
+  const offered = receiptCandidates(text, hits).filter((c) => !c.confirms);
   return Object.fromEntries(offered.map((c) => [c.category, c.contentNormalized]));
 }
 
