@@ -1,9 +1,10 @@
 /**
  * Where the words of a pdf.js text run lie along it. pdf.js gives a run's text and its total
  * advance only; the advance of each glyph is in the page's operator list (each shown glyph
- * carries its character and width), so a run is split at the glyph widths of its font, scaled to
- * the run's advance, rather than at an equal share per character, which puts the middle words of
- * a proportional line off by a character or two.
+ * carries its character and width), and so are the gaps the page leaves between letters (TJ
+ * offsets, moves to each glyph's place). A run is split at these, the spaces taking up the rest of
+ * its advance, rather than at an equal share per character, which puts the middle words of a
+ * proportional line off by a character or two.
  */
 import { OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
@@ -14,38 +15,76 @@ export interface FontAdvances {
   readonly average: number;
   /** Character spacing (Tc) in ems, when the page shows this font with one value of it only. */
   readonly charSpacing: number;
+  /**
+   * The gap the page leaves between two letters shown one after the other (kerning, character
+   * spacing), in ems, by the pair (pairKey): as the page drew them, by TJ offsets or by moving
+   * to each glyph's place.
+   */
+  readonly pairGaps: ReadonlyMap<string, number>;
 }
 
 /** Glyph advances of a page's fonts by their pdf.js name (a text item's `fontName`). */
 export type PageFontAdvances = ReadonlyMap<string, FontAdvances>;
 
+export function pairKey(before: string, after: string): string {
+  return `${before}\u0000${after}`;
+}
+
 /** A shown glyph as the operator list gives it (pdf.js' font Glyph, copied across its worker port). */
 interface ShownGlyph {
   unicode?: unknown;
   width?: unknown;
+  isSpace?: unknown;
 }
 
 /** pdf.js' glyph widths are in thousandths of the font size (its font matrix) for all but Type3 fonts. */
 const GLYPH_UNITS_PER_EM = 1000;
+/**
+ * A gap between two letters is kerning or spacing when it is under a tenth of an em (pdf.js reads
+ * a wider one as a space) and over a fifth of one back (pdf.js ends its run at a wider step back).
+ */
+const MAX_PAIR_GAP_EM = 0.1;
+const MIN_PAIR_GAP_EM = -0.2;
 
 interface FontTally {
   widths: Map<string, number>;
   charSpacings: Set<number>;
+  pairGaps: Map<string, number>;
+}
+
+/** The text state the walk keeps through save/restore (PDF keeps it in the graphics state). */
+interface TextState {
+  font: string | undefined;
+  size: number;
+  charSpacing: number;
+  wordSpacing: number;
+  hScale: number;
 }
 
 /**
  * Collects each font's glyph advances from one walk of a page's operator list: the font in force
- * (setFont, through save/restore and form XObjects) and its character spacing at each showText.
+ * (setFont, through save/restore and form XObjects) and its character spacing at each showText,
+ * and the gaps between letters shown one after the other on a line: the pen is followed along
+ * the line (glyph advances, spacing, TJ offsets) and across moves that stay on it (Td, Tm).
  */
 export function pageFontAdvances(operators: { fnArray: ArrayLike<number>; argsArray: ArrayLike<unknown> }): PageFontAdvances {
   const tallies = new Map<string, FontTally>();
-  interface TextState {
-    font: string | undefined;
-    size: number;
-    charSpacing: number;
-  }
-  let state: TextState = { font: undefined, size: 1, charSpacing: 0 };
+  let state: TextState = { font: undefined, size: 1, charSpacing: 0, wordSpacing: 0, hScale: 1 };
   const saved: TextState[] = [];
+  // Along the current line, in text space from the line's origin: where the pen is, and where the
+  // last letter ended (before the character spacing after it) unless a space followed it.
+  let pen = 0;
+  let last: { font: string; character: string; end: number } | undefined;
+  let lineMatrix: readonly number[] | undefined = [1, 0, 0, 1, 0, 0];
+  // A move (Td, or a new matrix) starts the pen at the new origin, dx further along the line.
+  const moveAlong = (dx: number) => {
+    pen = 0;
+    if (last) last.end -= dx;
+  };
+  const newLine = () => {
+    pen = 0;
+    last = undefined;
+  };
   const { fnArray, argsArray } = operators;
   for (let i = 0; i < fnArray.length; i++) {
     const args = argsArray[i] as unknown[] | null;
@@ -64,27 +103,80 @@ export function pageFontAdvances(operators: { fnArray: ArrayLike<number>; argsAr
       case OPS.setCharSpacing:
         state = { ...state, charSpacing: Number(args?.[0]) || 0 };
         break;
+      case OPS.setWordSpacing:
+        state = { ...state, wordSpacing: Number(args?.[0]) || 0 };
+        break;
+      case OPS.setHScale:
+        state = { ...state, hScale: (Number(args?.[0]) || 100) / 100 };
+        break;
+      case OPS.beginText:
+        newLine();
+        lineMatrix = [1, 0, 0, 1, 0, 0];
+        break;
+      case OPS.moveText:
+      case OPS.setLeadingMoveText: {
+        const [dx = 0, dy = 0] = (args ?? []) as number[];
+        if (dy === 0) moveAlong(dx);
+        else newLine();
+        if (lineMatrix) {
+          const [a, b, c, d, e, f] = lineMatrix as [number, number, number, number, number, number];
+          lineMatrix = [a, b, c, d, e + dx * a + dy * c, f + dx * b + dy * d];
+        }
+        break;
+      }
+      case OPS.setTextMatrix: {
+        const m = Array.from((args?.[0] ?? []) as ArrayLike<number>);
+        const before = lineMatrix;
+        // A new matrix on the same line (same scale, no turn, same baseline) moves the pen along it.
+        const along = before && m.length === 6 && m[1] === 0 && m[2] === 0 && m[0] !== 0 && m[0] === before[0] && m[3] === before[3] && before[1] === 0 && before[2] === 0 && m[5] === before[5];
+        if (along) moveAlong((m[4]! - before[4]!) / m[0]!);
+        else newLine();
+        lineMatrix = m.length === 6 ? m : undefined;
+        break;
+      }
+      case OPS.nextLine:
+        newLine();
+        lineMatrix = undefined;
+        break;
       case OPS.showText: {
         if (state.font === undefined || !Array.isArray(args?.[0])) break;
-        let tally = tallies.get(state.font);
-        if (!tally) tallies.set(state.font, (tally = { widths: new Map(), charSpacings: new Set() }));
-        tally.charSpacings.add(state.charSpacing / state.size);
+        const { font, size, charSpacing, wordSpacing, hScale } = state;
+        let tally = tallies.get(font);
+        if (!tally) tallies.set(font, (tally = { widths: new Map(), charSpacings: new Set(), pairGaps: new Map() }));
+        tally.charSpacings.add(charSpacing / size);
         for (const glyph of args[0] as unknown[]) {
-          if (typeof glyph !== 'object' || glyph === null) continue; // a TJ position adjustment
-          const { unicode, width } = glyph as ShownGlyph;
-          if (typeof unicode !== 'string' || unicode.length === 0 || typeof width !== 'number' || !Number.isFinite(width)) continue;
-          const em = width / GLYPH_UNITS_PER_EM;
-          if (!tally.widths.has(unicode)) tally.widths.set(unicode, em);
+          if (typeof glyph === 'number') {
+            pen -= (glyph / GLYPH_UNITS_PER_EM) * size * hScale; // a TJ position adjustment
+            continue;
+          }
+          if (typeof glyph !== 'object' || glyph === null) continue;
+          const { unicode, width, isSpace } = glyph as ShownGlyph;
+          const em = typeof width === 'number' && Number.isFinite(width) ? width / GLYPH_UNITS_PER_EM : 0;
+          const character = typeof unicode === 'string' ? unicode : '';
+          if (character.length > 0 && !tally.widths.has(character)) tally.widths.set(character, em);
+          if (character.trim() === '') {
+            pen += (em * size + charSpacing + (isSpace === true ? wordSpacing : 0)) * hScale;
+            last = undefined;
+            continue;
+          }
           // pdf.js writes a ligature glyph ("ﬁ") as its letters in the text: each gets a share.
-          const letters = unicode.normalize('NFKC');
+          const letters = character.length > 1 ? character.normalize('NFKC') : character;
           if (letters.length > 1) for (const letter of letters) if (!tally.widths.has(letter)) tally.widths.set(letter, em / letters.length);
+          if (last?.font === font) {
+            const gap = (pen - last.end) / (size * hScale);
+            const key = pairKey(last.character, letters[0]!);
+            if (gap > MIN_PAIR_GAP_EM && gap < MAX_PAIR_GAP_EM && !tally.pairGaps.has(key)) tally.pairGaps.set(key, gap);
+          }
+          pen += em * size * hScale;
+          last = { font, character: letters.at(-1)!, end: pen };
+          pen += charSpacing * hScale;
         }
         break;
       }
     }
   }
   const fonts = new Map<string, FontAdvances>();
-  for (const [name, { widths, charSpacings }] of tallies) {
+  for (const [name, { widths, charSpacings, pairGaps }] of tallies) {
     const known = [...widths.entries()].filter(([character]) => /\S/.test(character)).map(([, width]) => width);
     if (known.length === 0) continue;
     const [charSpacing] = charSpacings;
@@ -92,6 +184,7 @@ export function pageFontAdvances(operators: { fnArray: ArrayLike<number>; argsAr
       byCharacter: widths,
       average: known.reduce((sum, width) => sum + width, 0) / known.length,
       charSpacing: charSpacings.size === 1 ? (charSpacing ?? 0) : 0,
+      pairGaps,
     });
   }
   return fonts;
@@ -136,39 +229,47 @@ export function wordSpans(text: string, width: number, em: number, font: FontAdv
 
 /** Start and end of each UTF-16 unit's glyph along the run, in ems; a low surrogate has no width of its own. */
 function glyphOffsets(text: string, widthEm: number, font: FontAdvances): { starts: number[]; ends: number[] } | undefined {
+  // Per UTF-16 unit: the glyph's advance, the gap before it (from the letter before it), or a
+  // space (sized below), or nothing (the second half of a character counted at its first).
   const advances: number[] = [];
+  const gaps: number[] = [];
   let letters = 0;
   let spaces = 0;
   let unknown = 0;
-  // Letters that follow a letter: character spacing lies between them (a space's share holds its own).
-  let pairs = 0;
+  let lettersWidth = 0;
+  let before: string | undefined;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code >= 0xdc00 && code <= 0xdfff && i > 0) {
-      advances.push(Number.NaN); // the second half of a character counted at its first
+      advances.push(Number.NaN);
+      gaps.push(0);
       continue;
     }
     const character = code >= 0xd800 && code <= 0xdbff ? text.slice(i, i + 2) : text[i]!;
     if (/\s/.test(character)) {
       spaces++;
-      advances.push(Number.POSITIVE_INFINITY); // a space: sized below
+      advances.push(Number.POSITIVE_INFINITY);
+      gaps.push(0);
+      before = undefined;
       continue;
     }
-    if (advances.length > 0 && advances.at(-1) !== Number.POSITIVE_INFINITY) pairs++;
     letters++;
     const known = font.byCharacter.get(character);
     if (known === undefined) unknown++;
-    advances.push(known ?? font.average);
+    const advance = known ?? font.average;
+    const gap = before === undefined ? 0 : (font.pairGaps.get(pairKey(before, character)) ?? font.charSpacing);
+    advances.push(advance);
+    gaps.push(gap);
+    lettersWidth += gap + advance;
+    before = character;
   }
   // A run mostly of characters the font never showed is better split evenly.
   if (letters === 0 || unknown * 2 > letters) return undefined;
-  const spacing = font.charSpacing;
-  // The run's width ends with its last glyph: character spacing lies between glyphs only.
-  const lettersWidth = advances.reduce((sum, advance) => (Number.isFinite(advance) ? sum + advance : sum), 0) + spacing * pairs;
   const spaceShare = spaces > 0 ? (widthEm - lettersWidth) / spaces : Number.NaN;
-  const spaceWidth = spaceShare >= 0 && spaceShare <= MAX_SPACE_EM ? spaceShare : (font.byCharacter.get(' ') ?? DEFAULT_SPACE_EM);
+  const spaceFits = spaceShare >= 0 && spaceShare <= MAX_SPACE_EM;
+  const spaceWidth = spaceFits ? spaceShare : (font.byCharacter.get(' ') ?? DEFAULT_SPACE_EM);
   const total = lettersWidth + spaces * spaceWidth;
-  const scale = spaceWidth === spaceShare || total <= 0 ? 1 : widthEm / total;
+  const scale = spaceFits || total <= 0 ? 1 : widthEm / total;
   const starts: number[] = [];
   const ends: number[] = [];
   let x = 0;
@@ -177,21 +278,17 @@ function glyphOffsets(text: string, widthEm: number, font: FontAdvances): { star
     if (Number.isNaN(advance)) {
       starts.push(starts.at(-1) ?? x);
       ends.push(ends.at(-1) ?? x);
-      continue;
-    }
-    if (advance === Number.POSITIVE_INFINITY) {
-      // A space takes the character spacing of the glyph before it into its own share.
-      const before = ends.at(-1) ?? x;
-      starts.push(before);
-      x = before + spaceWidth * scale;
+    } else if (advance === Number.POSITIVE_INFINITY) {
+      // A space spans the whole gap between the letters around it.
+      starts.push(x);
+      x += spaceWidth * scale;
       ends.push(x);
-      continue;
+    } else {
+      x += gaps[i]! * scale;
+      starts.push(x);
+      x += advance * scale;
+      ends.push(x);
     }
-    const previous = i > 0 && advances[i - 1] !== Number.POSITIVE_INFINITY;
-    if (previous) x += spacing * scale;
-    starts.push(x);
-    x += advance * scale;
-    ends.push(x);
   }
   return { starts, ends };
 }

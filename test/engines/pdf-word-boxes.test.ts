@@ -1,5 +1,21 @@
 import { writeFile } from 'node:fs/promises';
-import { PDFDocument, setCharacterSpacing, setWordSpacing, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
+import {
+  beginText,
+  endText,
+  moveText,
+  PDFArray,
+  PDFDocument,
+  PDFNumber,
+  PDFOperator,
+  PDFOperatorNames,
+  setCharacterSpacing,
+  setFontAndSize,
+  setWordSpacing,
+  showText,
+  StandardFonts,
+  type PDFFont,
+  type PDFPage,
+} from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { pdfPageText, withPdf, type PdfWord } from '../../src/engines/pdf.js';
 import { useScratchDir } from './fixtures.js';
@@ -42,8 +58,22 @@ function trueSpans(line: Line): Array<{ text: string; left: number; right: numbe
   });
 }
 
-function expectAtTruePlaces(words: readonly PdfWord[], line: Line): void {
-  const expected = trueSpans(line);
+/**
+ * Pairs a printer kerns, in thousandths of an em taken off the gap between the two letters (as
+ * TJ offsets count them): large enough that a split ignoring them misses by over half a point.
+ */
+const KERNS: Readonly<Record<string, number>> = { VA: 80, AT: 90, AW: 60, WA: 60, AY: 90, To: 80, Te: 70, 'r.': 50 };
+
+function kernedSpans(text: string, font: PDFFont): Array<{ text: string; left: number; right: number }> {
+  const advance = (prefix: string) =>
+    LEFT + [...prefix].reduce((sum, character, i) => sum + font.widthOfTextAtSize(character, SIZE) - ((KERNS[prefix.slice(i - 1, i + 1)] ?? 0) / 1000) * SIZE * (i > 0 ? 1 : 0), 0);
+  return [...text.matchAll(/\S+/g)].map((match) => {
+    const before = text.slice(0, match.index);
+    return { text: match[0], left: advance(before), right: advance(before + match[0]) };
+  });
+}
+
+function expectAtTruePlaces(words: readonly PdfWord[], line: Line, expected = trueSpans(line)): void {
   const top = PAGE[1] - line.baseline;
   const onLine = words.filter((word) => word.box.top < top && word.box.top + word.box.height > top);
   expect(onLine.map((word) => word.text)).toEqual(expected.map((span) => span.text));
@@ -61,6 +91,7 @@ describe('pdf word boxes along a run of several words', () => {
   const scratch = useScratchDir();
   const plainLines: Line[] = [];
   const spacedLines: Line[] = [];
+  const kernedLines: Line[] = [];
   let file: string;
 
   beforeAll(async () => {
@@ -78,6 +109,25 @@ describe('pdf word boxes along a run of several words', () => {
     for (const line of plainLines) drawLine(plain, line);
     const spaced = doc.addPage([...PAGE]);
     for (const line of spacedLines) drawLine(spaced, line);
+    // Kerned lines: one TJ whose offsets kern the pairs, and one drawn glyph by glyph, each moved
+    // to its kerned place with Td (as Chromium prints).
+    const kerned = doc.addPage([...PAGE]);
+    const fontKey = kerned.node.newFontDictionary('F1', helvetica.ref);
+    const text = 'VAT Total: AWAY To Tea Mr. WATT';
+    kernedLines.push({ text, font: helvetica, baseline: 760, charSpacing: 0, wordSpacing: 0 }, { text, font: helvetica, baseline: 700, charSpacing: 0, wordSpacing: 0 });
+    const adjusted = PDFArray.withContext(doc.context);
+    [...text].forEach((character, i) => {
+      const kern = i > 0 ? KERNS[text.slice(i - 1, i + 1)] : undefined;
+      if (kern) adjusted.push(PDFNumber.of(kern));
+      adjusted.push(helvetica.encodeText(character));
+    });
+    kerned.pushOperators(beginText(), setFontAndSize(fontKey, SIZE), moveText(LEFT, 760), PDFOperator.of(PDFOperatorNames.ShowTextAdjusted, [adjusted]), endText());
+    kerned.pushOperators(beginText(), setFontAndSize(fontKey, SIZE), moveText(LEFT, 700));
+    [...text].forEach((character, i) => {
+      const kern = KERNS[text.slice(i, i + 2)] ?? 0;
+      kerned.pushOperators(showText(helvetica.encodeText(character)), moveText(helvetica.widthOfTextAtSize(character, SIZE) - (kern / 1000) * SIZE, 0));
+    });
+    kerned.pushOperators(endText());
     file = scratch.file('runs.pdf');
     await writeFile(file, await doc.save());
   });
@@ -90,5 +140,10 @@ describe('pdf word boxes along a run of several words', () => {
   it('counts character spacing (Tc) after each glyph and word spacing (Tw) after each space', async () => {
     const { words } = await withPdf(file, (pdf) => pdfPageText(pdf, 2));
     for (const line of spacedLines) expectAtTruePlaces(words, line);
+  });
+
+  it('follows kerning between letters, by TJ offsets or by moving to each glyph', async () => {
+    const { words } = await withPdf(file, (pdf) => pdfPageText(pdf, 3));
+    for (const line of kernedLines) expectAtTruePlaces(words, line, kernedSpans(line.text, line.font));
   });
 });
