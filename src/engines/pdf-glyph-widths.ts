@@ -10,24 +10,33 @@ import { OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 /** The advances of one font's glyphs, in ems (font size 1), by the character they show. */
 export interface FontAdvances {
-  readonly byCharacter: ReadonlyMap<string, number>;
+  /** By code point. */
+  readonly byCharacter: ReadonlyMap<number, number>;
   /** Of the glyphs known: stands for a character the page never showed in this font. */
   readonly average: number;
   /** Character spacing (Tc) in ems, when the page shows this font with one value of it only. */
   readonly charSpacing: number;
   /**
    * The gap the page leaves between two letters shown one after the other (kerning, character
-   * spacing), in ems, by the pair (pairKey): as the page drew them, by TJ offsets or by moving
-   * to each glyph's place.
+   * spacing), in ems, by the pair of code points (pairKey): as the page drew them, by TJ offsets
+   * or by moving to each glyph's place.
    */
-  readonly pairGaps: ReadonlyMap<string, number>;
+  readonly pairGaps: ReadonlyMap<number, number>;
 }
 
 /** Glyph advances of a page's fonts by their pdf.js name (a text item's `fontName`). */
 export type PageFontAdvances = ReadonlyMap<string, FontAdvances>;
 
-export function pairKey(before: string, after: string): string {
-  return `${before}\u0000${after}`;
+/** Two code points as one number (code points are below 0x110000), cheaper to look up than a string. */
+function pairKey(before: number, after: number): number {
+  return before * 0x110000 + after;
+}
+
+/** Whether a UTF-16 unit is whitespace as a regular expression's \s has it (checked per character of every run). */
+function isWhitespace(code: number): boolean {
+  return (
+    code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff
+  );
 }
 
 /** A shown glyph as the operator list gives it (pdf.js' font Glyph, copied across its worker port). */
@@ -47,9 +56,9 @@ const MAX_PAIR_GAP_EM = 0.1;
 const MIN_PAIR_GAP_EM = -0.2;
 
 interface FontTally {
-  widths: Map<string, number>;
+  widths: Map<number, number>;
   charSpacings: Set<number>;
-  pairGaps: Map<string, number>;
+  pairGaps: Map<number, number>;
 }
 
 /** The text state the walk keeps through save/restore (PDF keeps it in the graphics state). */
@@ -74,7 +83,7 @@ export function pageFontAdvances(operators: { fnArray: ArrayLike<number>; argsAr
   // Along the current line, in text space from the line's origin: where the pen is, and where the
   // last letter ended (before the character spacing after it) unless a space followed it.
   let pen = 0;
-  let last: { font: string; character: string; end: number } | undefined;
+  let last: { font: string; character: number; end: number } | undefined;
   let lineMatrix: readonly number[] | undefined = [1, 0, 0, 1, 0, 0];
   // A move (Td, or a new matrix) starts the pen at the new origin, dx further along the line.
   const moveAlong = (dx: number) => {
@@ -153,22 +162,30 @@ export function pageFontAdvances(operators: { fnArray: ArrayLike<number>; argsAr
           const { unicode, width, isSpace } = glyph as ShownGlyph;
           const em = typeof width === 'number' && Number.isFinite(width) ? width / GLYPH_UNITS_PER_EM : 0;
           const character = typeof unicode === 'string' ? unicode : '';
-          if (character.length > 0 && !tally.widths.has(character)) tally.widths.set(character, em);
           if (character.trim() === '') {
+            if (character.length > 0 && !tally.widths.has(character.codePointAt(0)!)) tally.widths.set(character.codePointAt(0)!, em);
             pen += (em * size + charSpacing + (isSpace === true ? wordSpacing : 0)) * hScale;
             last = undefined;
             continue;
           }
-          // pdf.js writes a ligature glyph ("ﬁ") as its letters in the text: each gets a share.
-          const letters = character.length > 1 ? character.normalize('NFKC') : character;
-          if (letters.length > 1) for (const letter of letters) if (!tally.widths.has(letter)) tally.widths.set(letter, em / letters.length);
+          const first = character.codePointAt(0)!;
+          let final = first;
+          if (character.length === 1 || (character.length === 2 && first > 0xffff)) {
+            if (!tally.widths.has(first)) tally.widths.set(first, em);
+          } else {
+            // pdf.js writes a ligature glyph ("ﬁ") as its letters in the text: each gets a share.
+            const letters = Array.from(character.normalize('NFKC'), (letter) => letter.codePointAt(0)!);
+            if (!tally.widths.has(first)) tally.widths.set(first, em);
+            for (const letter of letters) if (!tally.widths.has(letter)) tally.widths.set(letter, em / letters.length);
+            final = letters.at(-1) ?? first;
+          }
           if (last?.font === font) {
             const gap = (pen - last.end) / (size * hScale);
-            const key = pairKey(last.character, letters[0]!);
+            const key = pairKey(last.character, first);
             if (gap > MIN_PAIR_GAP_EM && gap < MAX_PAIR_GAP_EM && !tally.pairGaps.has(key)) tally.pairGaps.set(key, gap);
           }
           pen += em * size * hScale;
-          last = { font, character: letters.at(-1)!, end: pen };
+          last = { font, character: final, end: pen };
           pen += charSpacing * hScale;
         }
         break;
@@ -177,7 +194,7 @@ export function pageFontAdvances(operators: { fnArray: ArrayLike<number>; argsAr
   }
   const fonts = new Map<string, FontAdvances>();
   for (const [name, { widths, charSpacings, pairGaps }] of tallies) {
-    const known = [...widths.entries()].filter(([character]) => /\S/.test(character)).map(([, width]) => width);
+    const known = [...widths.entries()].filter(([character]) => !isWhitespace(character)).map(([, width]) => width);
     if (known.length === 0) continue;
     const [charSpacing] = charSpacings;
     fonts.set(name, {
@@ -237,7 +254,7 @@ function glyphOffsets(text: string, widthEm: number, font: FontAdvances): { star
   let spaces = 0;
   let unknown = 0;
   let lettersWidth = 0;
-  let before: string | undefined;
+  let before: number | undefined;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code >= 0xdc00 && code <= 0xdfff && i > 0) {
@@ -245,8 +262,8 @@ function glyphOffsets(text: string, widthEm: number, font: FontAdvances): { star
       gaps.push(0);
       continue;
     }
-    const character = code >= 0xd800 && code <= 0xdbff ? text.slice(i, i + 2) : text[i]!;
-    if (/\s/.test(character)) {
+    const character = code >= 0xd800 && code <= 0xdbff ? text.codePointAt(i)! : code;
+    if (isWhitespace(code)) {
       spaces++;
       advances.push(Number.POSITIVE_INFINITY);
       gaps.push(0);
@@ -267,7 +284,7 @@ function glyphOffsets(text: string, widthEm: number, font: FontAdvances): { star
   if (letters === 0 || unknown * 2 > letters) return undefined;
   const spaceShare = spaces > 0 ? (widthEm - lettersWidth) / spaces : Number.NaN;
   const spaceFits = spaceShare >= 0 && spaceShare <= MAX_SPACE_EM;
-  const spaceWidth = spaceFits ? spaceShare : (font.byCharacter.get(' ') ?? DEFAULT_SPACE_EM);
+  const spaceWidth = spaceFits ? spaceShare : (font.byCharacter.get(32) ?? DEFAULT_SPACE_EM);
   const total = lettersWidth + spaces * spaceWidth;
   const scale = spaceFits || total <= 0 ? 1 : widthEm / total;
   const starts: number[] = [];
