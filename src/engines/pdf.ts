@@ -12,12 +12,14 @@ import 'pdfjs-dist/legacy/build/pdf.worker.mjs';
 import { countEvent } from '../observability/thread-counts.js';
 import { errorMessage, PdfUnreadableError } from './errors.js';
 import type { Box } from './geometry.js';
+import { pageFontAdvances, wordSpans, type FontAdvances, type PageFontAdvances } from './pdf-glyph-widths.js';
 
 restoreNativeJson();
 
 type TextContent = Awaited<ReturnType<PDFPageProxy['getTextContent']>>;
 type TextItem = Extract<TextContent['items'][number], { str: string }>;
 type TextStyle = TextContent['styles'][string];
+type OperatorList = Awaited<ReturnType<PDFPageProxy['getOperatorList']>>;
 
 /** The part of pdfjs' Node canvas (@napi-rs/canvas) and its factory that rendering needs. */
 interface NodeCanvas {
@@ -113,11 +115,12 @@ export async function pdfPageText(doc: PDFDocumentProxy, pageNumber: number): Pr
   try {
     const viewport = page.getViewport({ scale: 1 });
     const content = await unreadableOnError(`page ${pageNumber} text`, () => page.getTextContent());
+    const fonts = content.items.some((item) => 'str' in item && MULTI_WORD.test(item.str)) ? await fontAdvancesOf(doc, page, pageNumber) : undefined;
     const words: PdfWord[] = [];
     let previous: { item: TextItem; last: PdfWord | undefined } | undefined;
     for (const item of content.items) {
       if (!('str' in item)) continue;
-      const itemWords = wordsOfItem(item, content.styles[item.fontName], viewport);
+      const itemWords = wordsOfItem(item, content.styles[item.fontName], fonts?.get(item.fontName), viewport);
       // A word the producer wrote as several runs (a ligature glyph as a run of its own: "O", "ffi",
       // "ce") is one word when the runs touch.
       const first = itemWords[0];
@@ -133,6 +136,50 @@ export async function pdfPageText(doc: PDFDocumentProxy, pageNumber: number): Pr
   } finally {
     page.cleanup();
   }
+}
+
+/** A run holding more than one word: only such runs need the glyph advances to be split. */
+const MULTI_WORD = /\S\s+\S/;
+
+/**
+ * The glyph advances of a page's fonts, from its operator list; none when pdf.js cannot build the
+ * list (the words are then split evenly). The list is kept for the page's drawing (pdfPageDrawing),
+ * which the models read on most text pages, so a page's list is built once.
+ */
+async function fontAdvancesOf(doc: PDFDocumentProxy, page: PDFPageProxy, pageNumber: number): Promise<PageFontAdvances | undefined> {
+  const reading = page.getOperatorList();
+  keepOperatorList(doc, pageNumber, reading);
+  try {
+    return pageFontAdvances(await reading);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Operator lists read for a page's words and not yet taken by its drawing, by document: a few
+ * pages' worth, as many as are read ahead of the one being worked on; the oldest goes first.
+ */
+const operatorListsKept = new WeakMap<PDFDocumentProxy, Map<number, Promise<OperatorList>>>();
+const KEPT_OPERATOR_LISTS = 8;
+
+function keepOperatorList(doc: PDFDocumentProxy, pageNumber: number, reading: Promise<OperatorList>): void {
+  reading.catch(() => {}); // the drawing that takes it reports the failure; it may never be taken
+  let kept = operatorListsKept.get(doc);
+  if (!kept) operatorListsKept.set(doc, (kept = new Map()));
+  kept.delete(pageNumber);
+  kept.set(pageNumber, reading);
+  for (const oldest of kept.keys()) {
+    if (kept.size <= KEPT_OPERATOR_LISTS) break;
+    kept.delete(oldest);
+  }
+}
+
+function takeOperatorList(doc: PDFDocumentProxy, pageNumber: number): Promise<OperatorList> | undefined {
+  const kept = operatorListsKept.get(doc);
+  const reading = kept?.get(pageNumber);
+  kept?.delete(pageNumber);
+  return reading;
 }
 
 /** A PDF transformation matrix [a, b, c, d, e, f]: (x, y) → (ax + cy + e, bx + dy + f). */
@@ -188,7 +235,7 @@ export async function pdfPageDrawing(doc: PDFDocumentProxy, pageNumber: number):
   const page = await getPage(doc, pageNumber);
   try {
     const viewport = page.getViewport({ scale: 1 });
-    const { fnArray, argsArray } = await unreadableOnError(`page ${pageNumber} drawing`, () => page.getOperatorList());
+    const { fnArray, argsArray } = await unreadableOnError(`page ${pageNumber} drawing`, () => takeOperatorList(doc, pageNumber) ?? page.getOperatorList());
     const images: Box[] = [];
     const marks: Box[] = [];
     const toPage = (m: Matrix, corners: ReadonlyArray<readonly [number, number]>) =>
@@ -404,29 +451,29 @@ async function unreadableOnError<T>(what: string, step: () => Promise<T>): Promi
 }
 
 /**
- * Splits a text item at whitespace. pdfjs gives only the item's total advance, so each word's
- * extent along the baseline is estimated from its share of the characters. The word's quadrilateral
+ * Splits a text item at whitespace, each word where its glyphs lie along the run (wordSpans: at
+ * the font's glyph advances, else an equal share per character). The word's quadrilateral
  * (baseline direction × font ascent..descent) is mapped to the viewport, which also applies the
  * page rotation, and boxed.
  */
-function wordsOfItem(item: TextItem, style: TextStyle | undefined, viewport: PageViewport): PdfWord[] {
+function wordsOfItem(item: TextItem, style: TextStyle | undefined, font: FontAdvances | undefined, viewport: PageViewport): PdfWord[] {
   const [a = 1, b = 0, c = 0, d = 1, e = 0, f = 0] = item.transform as number[];
   const [alongX, alongY] = unitVector(a, b) ?? [1, 0];
   const [upX, upY] = unitVector(c, d) ?? [0, 1];
   const fontSize = Math.hypot(c, d) || item.height;
   const ascent = (style?.ascent || DEFAULT_ASCENT) * fontSize;
   const descent = (style?.descent || DEFAULT_DESCENT) * fontSize;
-  const length = item.str.length;
+  // Glyph advances read left to right along a horizontal run only; vertical and right-to-left runs
+  // are split evenly.
+  const advances = style?.vertical || item.dir === 'rtl' ? undefined : font;
 
-  return [...item.str.matchAll(/\S+/g)].map((match) => {
-    const start = (item.width * match.index) / length;
-    const end = (item.width * (match.index + match[0].length)) / length;
-    const corners = [start, end].flatMap((s) =>
+  return wordSpans(item.str, item.width, Math.hypot(a, b), advances).map((span) => {
+    const corners = [span.start, span.end].flatMap((s) =>
       [descent, ascent].map((t) =>
         viewport.convertToViewportPoint(e + alongX * s + upX * t, f + alongY * s + upY * t) as [number, number],
       ),
     );
-    return { text: withoutLigatures(match[0]), box: boundingBox(corners) };
+    return { text: withoutLigatures(span.text), box: boundingBox(corners) };
   });
 }
 

@@ -57,8 +57,8 @@ describe('pdf engine', () => {
       expect(box.top + box.height).toBeGreaterThan(baseline);
       expect(box.top + box.height).toBeLessThan(baseline + FONT_SIZE * 0.35);
     }
-    // The line's ends are exact; word starts in between are estimated from their share of the
-    // line's characters, so they land within about a character (one em at most) of the truth.
+    // The line's ends are exact; word starts in between lie at the font's glyph advances (their
+    // exact places are checked in pdf-word-boxes.test.ts; the kerned widths here are a little off).
     expect(words[0]!.box.left).toBeCloseTo(72, 5);
     const last = words.at(-1)!;
     expect(Math.abs(last.box.left + last.box.width - (72 + helveticaWidth(SENTENCE)))).toBeLessThan(1);
