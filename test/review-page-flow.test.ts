@@ -11,6 +11,7 @@ import type { Entity } from '../src/domain/entities.js';
 import { FIXES, focusedCategory, pageImageShown, REVIEW_ACTIONS_GOAL, scriptedReview, withTwoWrongFields } from '../bench/lib/review-actions.js';
 import { launchChromium, logIn, openPage } from './support/browser.js';
 import { createTestContext, createTestTenant, type TestContext } from './support/context.js';
+import { expandEntities } from '../src/domain/stored-entities.js';
 import { createUser, seedDetectedTask } from './support/review.js';
 import { reviewInvoice } from './support/review-invoice.js';
 
@@ -60,7 +61,8 @@ async function rect(page: Page, selector: string) {
 
 async function storedEntities(taskId: number): Promise<Entity[]> {
   const chunk = await ctx.prisma.documentChunk.findFirstOrThrow({ where: { taskId, chunkNumber: 1 } });
-  return chunk.entities as unknown as Entity[];
+  // Stored compact (domain/stored-entities.ts): read as every reader of the chunks reads them.
+  return expandEntities(chunk.entities);
 }
 
 describe('the reviewer page on an invoice', () => {
