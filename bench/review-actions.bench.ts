@@ -12,6 +12,7 @@
  * (bench/lib/review-actions.ts, scriptedReview); opening the task from the list is one more click,
  * reported apart. The stored edits are checked: both values, each with the place pointed at.
  */
+import { expandEntities } from '../src/domain/stored-entities.js';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -20,7 +21,6 @@ import { pino } from 'pino';
 import { buildApp } from '../src/app.js';
 import { migrate } from '../src/db/migrate.js';
 import { nameOf, TaskStatus, TemplateType } from '../src/domain/enums.js';
-import type { Entity } from '../src/domain/entities.js';
 import { createTenant } from '../src/modules/tenants/tenants.service.js';
 import { launchChromium, logIn } from '../test/support/browser.js';
 import { createUser, seedDetectedTask } from '../test/support/review.js';
@@ -55,7 +55,7 @@ async function main(): Promise<void> {
     const { actions, log } = await scriptedReview(page);
     await page.waitForFunction((id) => document.querySelector('#message')?.textContent?.includes(`Review of task #${id} completed`), task.id, { timeout: 20_000 });
 
-    const stored = (await services.prisma.documentChunk.findFirstOrThrow({ where: { taskId: task.id, chunkNumber: 1 } })).entities as unknown as Entity[];
+    const stored = expandEntities((await services.prisma.documentChunk.findFirstOrThrow({ where: { taskId: task.id, chunkNumber: 1 } })).entities);
     const status = (await services.prisma.task.findUniqueOrThrow({ where: { id: task.id } })).taskStatus;
     const fixed = FIXES.map((fix) => {
       const entity = stored.find((e) => e.type === 'Field' && e.category === fix.category);
