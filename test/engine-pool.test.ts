@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { pino } from 'pino';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -12,7 +14,7 @@ import { createEnginePool, type EnginePool, type ModelHost } from '../src/pipeli
 import type { ThreadModelInput } from '../src/pipeline/engine-protocol.js';
 import { UnsupportedFileError } from '../src/pipeline/source-inspection.js';
 import { threadModelInput } from './models/document-fixtures.js';
-import { numberedPagesPdf } from './support/fixtures.js';
+import { numberedPagesPdf, speech } from './support/fixtures.js';
 import { repoRoot } from './support/processes.js';
 import { runStarvedScript } from './support/starved-process.js';
 
@@ -88,6 +90,33 @@ describe('engine threads', () => {
     expect(pagesRead[0]).toBe(0);
     expect(pagesRead).toEqual([...pagesRead].sort((a, b) => a - b));
     expect(Math.max(...pagesRead)).toBeLessThanOrEqual(5);
+  });
+
+  it("end a thread that transcribed without closing descriptors the main thread has opened since", async () => {
+    // pocketsphinx reads the audio through a FIFO the thread opens and a socket closes. A thread
+    // that tracked it as its own would close that number again as it exits, by then another
+    // socket's: here, one of the servers opened after the transcription.
+    const own = createEnginePool({ threads: 1, threadMaxMemoryMb: 1024, asr: {}, log: pino({ level: 'silent' }) });
+    const servers: Server[] = [];
+    try {
+      const mp3 = await file('talk.mp3', await speech('mp3'));
+      const summary = await own.runModel(TemplateType.Transcripts, threadModelInput(mp3, 'audio', dir, { mimeType: 'audio/mpeg', templateType: TemplateType.Transcripts }), recordingHost().host);
+      expect(summary).toMatchObject({ kind: 'transcript', items: expect.any(Array) });
+      // The lowest free numbers go to the new servers, the pipe's among them.
+      for (let i = 0; i < 20; i++) {
+        const server = createServer((_req, res) => res.end('up'));
+        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+        servers.push(server);
+      }
+      await own.close();
+      for (const server of servers) {
+        const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+        expect(await res.text()).toBe('up');
+      }
+    } finally {
+      await own.close();
+      for (const server of servers) server.close();
+    }
   });
 
   it('fail the task of a thread that runs out of memory, and go on with a new thread', async () => {

@@ -146,6 +146,9 @@ async function recognizeWithPocketsphinx(audio: { wavPath: string } | StreamedWa
     const recognised = runPocketsphinx(fifo.path, { ...options, signal: failed.signal });
     const fed = fifo.feed(withHeader(audio)).catch((error: unknown) => failed.abort(error));
     const output = await recognised;
+    // A reader that has ended no longer drains the pipe, and a feed waiting for room would wait
+    // for ever: the pipe closes first, which ends the feed.
+    await fifo.close();
     await fed;
     return parsePocketsphinxTimes(output);
   } finally {

@@ -119,6 +119,10 @@ export function createEnginePool(options: EnginePoolOptions): EnginePool {
     atomics: 'disabled',
     niceIncrement: THREAD_NICE,
     resourceLimits: { maxOldGenerationSizeMb: options.threadMaxMemoryMb },
+    // A thread that tracked the descriptors it opens would close them all as it exits, including
+    // the FIFO (fifo-feed.ts) a socket has closed already: by then that number is another
+    // socket's, often the main thread's. What a thread opens, it closes.
+    trackUnmanagedFds: false,
     workerData: data,
   });
   // A thread that fails holding no task (while starting, or idle): logged, never thrown at the

@@ -68,6 +68,19 @@ function missingValue(entity: Entity): KeyValue | undefined {
   };
 }
 
+/** The edited entity an edit names, or a problem naming the edit's entityIndex. */
+function entityAt(entities: readonly Entity[], index: number, field: string): Entity {
+  const entity = entities[index];
+  if (!entity) throw invalidField(`${field}.entityIndex`, `the chunk has ${entities.length} entities`);
+  return entity;
+}
+
+/** The marks of a user's edit (not an API client's, so editedByExternal is cleared). */
+function editedByUser(by: Edit): Pick<Entity, 'editedBy' | 'editedOn' | 'viewerEditedOn' | 'editedByExternal'> {
+  const at = by.at.toISOString();
+  return { editedBy: by.userId, editedOn: at, viewerEditedOn: at, editedByExternal: null };
+}
+
 /**
  * A chunk's entities with the edits applied, or null when no value changed. An entity whose
  * values change records the reviewer (editedBy, editedOn, and viewerEditedOn: a user's edit, not
@@ -75,11 +88,9 @@ function missingValue(entity: Entity): KeyValue | undefined {
  */
 export function applyKeyValueEdits(entities: readonly Entity[], edits: readonly KeyValueEdit[], page: ChunkPage, by: Edit, field: string): Entity[] | null {
   const result = [...entities];
-  const at = by.at.toISOString();
   let changed = false;
   edits.forEach((edit, i) => {
-    const entity = result[edit.entityIndex];
-    if (!entity) throw invalidField(`${field}.${i}.entityIndex`, `the chunk has ${entities.length} entities`);
+    const entity = entityAt(result, edit.entityIndex, `${field}.${i}`);
     const keyValue = entity.keyValues[edit.keyValueIndex] ?? (edit.keyValueIndex === 0 ? missingValue(entity) : undefined);
     if (!keyValue) throw invalidField(`${field}.${i}.keyValueIndex`, `entity ${edit.entityIndex} has ${entity.keyValues.length} keyValues`);
     const edited = editedKeyValue(keyValue, edit);
@@ -88,7 +99,7 @@ export function applyKeyValueEdits(entities: readonly Entity[], edits: readonly 
     const keyValues = [...entity.keyValues];
     keyValues[edit.keyValueIndex] = next;
     const place = edit.place && edit.keyValueIndex === 0 ? { placedByReviewer: true } : {};
-    result[edit.entityIndex] = { ...entity, keyValues, editedBy: by.userId, editedOn: at, viewerEditedOn: at, editedByExternal: null, ...place };
+    result[edit.entityIndex] = { ...entity, keyValues, ...editedByUser(by), ...place };
     changed = true;
   });
   return changed ? result : null;
@@ -109,11 +120,9 @@ function editedCell(cell: Cell | undefined, edit: CellEdit, pageNumber: number):
  */
 export function applyCellEdits(entities: readonly Entity[], edits: readonly CellEdit[], by: Edit, field: string): Entity[] | null {
   const result = [...entities];
-  const at = by.at.toISOString();
   let changed = false;
   edits.forEach((edit, i) => {
-    const entity = result[edit.entityIndex];
-    if (!entity) throw invalidField(`${field}.${i}.entityIndex`, `the chunk has ${entities.length} entities`);
+    const entity = entityAt(result, edit.entityIndex, `${field}.${i}`);
     const table = entity.table;
     if (!table) throw invalidField(`${field}.${i}.entityIndex`, `entity ${edit.entityIndex} is a ${entity.type}, not a table`);
     if (edit.rowIndex >= table.rowCount) throw invalidField(`${field}.${i}.rowIndex`, `the table has rows 1 to ${table.rowCount - 1}`);
@@ -128,7 +137,7 @@ export function applyCellEdits(entities: readonly Entity[], edits: readonly Cell
     const text = Array.from({ length: table.columnCount }, (_, c) => cells.find((x) => x.columnIndex === c)?.content ?? '').join('\t');
     const tableRowsTableContent = { ...table.tableRowsTableContent, [String(edit.rowIndex)]: text };
     if (cells.length === 0) delete tableRowsTableContent[String(edit.rowIndex)];
-    result[edit.entityIndex] = { ...entity, table: { ...table, tableRows, tableRowsTableContent }, editedBy: by.userId, editedOn: at, viewerEditedOn: at, editedByExternal: null };
+    result[edit.entityIndex] = { ...entity, table: { ...table, tableRows, tableRowsTableContent }, ...editedByUser(by) };
     changed = true;
   });
   return changed ? result : null;
