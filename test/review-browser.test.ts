@@ -11,25 +11,20 @@ import path from 'node:path';
 import { invoicesUniversalModel } from '../src/models/invoice/invoice.js';
 import { documentResult, modelInput } from './models/document-fixtures.js';
 import { ciiInvoice, pdfWithXml, printedLines, SAMPLE } from './models/einvoice/einvoice-fixtures.js';
-import { launchChromium, logIn as logInAt, openPage as openBrowserPage } from './support/browser.js';
+import { COMPLETION, logIn as logInAt, openPage as openBrowserPage, startReviewerPageStand, type ReviewerPageStand } from './support/browser.js';
 import { createUser, entityIndex, seedDetectedTask, seedDocumentTask, seedTranscriptTask, type TestUser } from './support/review.js';
-import { createTestContext } from './support/context.js';
 
-/** Saving and completing wait on the API (a completion teaches the vendor's profile): more than poll's default second on a busy machine. */
-const COMPLETION = { timeout: 20_000 };
-
+let stand: ReviewerPageStand;
 let ctx: TestContext;
 let browser: Browser;
 let baseUrl: string;
 
 beforeAll(async () => {
-  ctx = await createTestContext();
-  baseUrl = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
-  browser = await launchChromium();
+  stand = await startReviewerPageStand();
+  ({ ctx, browser, baseUrl } = stand);
 });
 afterAll(async () => {
-  await browser?.close();
-  await ctx?.close();
+  await stand?.close();
 });
 
 function openPage() {

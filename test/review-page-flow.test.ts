@@ -9,27 +9,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskStatus, TemplateType } from '../src/domain/enums.js';
 import type { Entity } from '../src/domain/entities.js';
 import { FIXES, focusedCategory, pageImageShown, REVIEW_ACTIONS_GOAL, scriptedReview, withTwoWrongFields } from '../bench/lib/review-actions.js';
-import { launchChromium, logIn, openPage } from './support/browser.js';
-import { createTestContext, createTestTenant, type TestContext } from './support/context.js';
+import { COMPLETION, logIn, openPage, startReviewerPageStand, type ReviewerPageStand } from './support/browser.js';
+import { createTestTenant, type TestContext } from './support/context.js';
 import { expandEntities } from '../src/domain/stored-entities.js';
 import { createUser, seedDetectedTask } from './support/review.js';
 import { reviewInvoice } from './support/review-invoice.js';
 
-/** Saving and completing wait on the API (a completion teaches the vendor's profile): more than poll's default second on a busy machine. */
-const COMPLETION = { timeout: 20_000 };
-
+let stand: ReviewerPageStand;
 let ctx: TestContext;
 let browser: Browser;
 let baseUrl: string;
 
 beforeAll(async () => {
-  ctx = await createTestContext();
-  baseUrl = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
-  browser = await launchChromium();
+  stand = await startReviewerPageStand();
+  ({ ctx, browser, baseUrl } = stand);
 });
 afterAll(async () => {
-  await browser?.close();
-  await ctx?.close();
+  await stand?.close();
 });
 
 /** The invoice with its two wrong fields, in review for a new reviewer of a new organization; the page open on it. */

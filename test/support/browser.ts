@@ -1,5 +1,9 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { createTestContext, type TestContext } from './context.js';
 import { PASSWORD, type TestUser } from './review.js';
+
+/** Saving and completing wait on the API (a completion teaches the vendor's profile): more than poll's default second on a busy machine. */
+export const COMPLETION = { timeout: 20_000 };
 
 /** Debian's chromium (apt-get install chromium), driven by playwright-core: no browser download. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -37,4 +41,32 @@ export async function logIn(page: Page, baseUrl: string, user: TestUser) {
   await page.fill('#login-form [name=email]', user.email);
   await page.fill('#login-form [name=password]', PASSWORD);
   await page.click('#login-form button[type=submit]');
+}
+
+/** The app listening on a loopback port, and Chromium to open its reviewer page. */
+export interface ReviewerPageStand {
+  ctx: TestContext;
+  browser: Browser;
+  baseUrl: string;
+  close: () => Promise<void>;
+}
+
+export async function startReviewerPageStand(): Promise<ReviewerPageStand> {
+  const ctx = await createTestContext();
+  try {
+    const baseUrl = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+    const browser = await launchChromium();
+    return {
+      ctx,
+      browser,
+      baseUrl,
+      close: async () => {
+        await browser.close();
+        await ctx.close();
+      },
+    };
+  } catch (error) {
+    await ctx.close();
+    throw error;
+  }
 }
