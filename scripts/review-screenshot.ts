@@ -1,10 +1,12 @@
 /**
  * Takes docs/review-page.png, the README's picture of the review page: `npm start` (the dev role)
- * on a data directory of its own, a generated invoice PDF processed by the demo organization's
- * invoice workspace, and the page opened by the demo reviewer in Debian's chromium
- * (playwright-core, no browser download).
+ * on a data directory of its own, a real invoice of the public corpus (fakturoid/fakturoid-php's
+ * sample invoice, MIT; bench/corpora/invoices-public) processed by the demo organization's invoice
+ * workspace, and the page opened by the demo reviewer in Debian's chromium (playwright-core, no
+ * browser download).
  *
- *   npx tsx scripts/review-screenshot.ts     (SHOT=file.png: elsewhere than docs/review-page.png)
+ *   npx tsx scripts/review-screenshot.ts     (SHOT=file.png: elsewhere than docs/review-page.png;
+ *                                             SHOT_SOURCE=invoice.pdf: another invoice)
  */
 import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -18,6 +20,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const output = process.env.SHOT ?? path.join(root, 'docs', 'review-page.png');
 const CHROMIUM = '/usr/bin/chromium';
 const INVOICES_UNIVERSAL = 1;
+const source = process.env.SHOT_SOURCE ?? path.join(root, 'bench', 'corpora', 'invoices-public', 'files', 'cz_fakturoid_20150009.pdf');
 const TO_REVIEW = 3;
 
 async function freePort(): Promise<number> {
@@ -38,31 +41,6 @@ async function until<T>(probe: () => Promise<T | undefined>, what: string, timeo
   }
 }
 
-const INVOICE_HTML = `<!doctype html><html><head><style>
-  body { font-family: 'DejaVu Sans', Arial, sans-serif; font-size: 12pt; margin: 48px; color: #222; }
-  h1 { font-size: 22pt; margin: 0 0 4px; } .muted { color: #555; }
-  table { border-collapse: collapse; width: 100%; margin-top: 28px; }
-  th, td { border-bottom: 1px solid #bbb; padding: 6px 8px; text-align: left; } td.n, th.n { text-align: right; }
-  .totals { margin-top: 18px; width: 45%; margin-left: auto; } .totals td { border: none; }
-</style></head><body>
-  <h1>Northwind Office Supplies Ltd</h1>
-  <div class="muted">12 Harbour Street, Bristol BS1 4DJ, United Kingdom · VAT GB 123 4567 89</div>
-  <p style="margin-top:28px">Invoice number: INV-2026-0417<br>Invoice date: 14 November 2026<br>Due date: 14 December 2026</p>
-  <p>Bill to: Acme Trading GmbH, Hauptstrasse 5, 10115 Berlin, Germany<br>Customer VAT: DE 811 907 980</p>
-  <table>
-    <tr><th>Description</th><th class="n">Qty</th><th class="n">Unit price</th><th class="n">Amount</th></tr>
-    <tr><td>Recycled printer paper A4, 5 reams</td><td class="n">4</td><td class="n">21.50</td><td class="n">86.00</td></tr>
-    <tr><td>Ballpoint pens, blue, box of 50</td><td class="n">2</td><td class="n">12.90</td><td class="n">25.80</td></tr>
-    <tr><td>Desk organiser, bamboo</td><td class="n">1</td><td class="n">34.20</td><td class="n">34.20</td></tr>
-  </table>
-  <table class="totals">
-    <tr><td>Subtotal</td><td class="n">146.00 GBP</td></tr>
-    <tr><td>VAT 20%</td><td class="n">29.20 GBP</td></tr>
-    <tr><td><b>Total due</b></td><td class="n"><b>175.20 GBP</b></td></tr>
-  </table>
-  <p style="margin-top:28px">IBAN: GB33 BUKB 2020 1555 5555 55 · Payment within 30 days</p>
-</body></html>`;
-
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(root, '.data', 'screenshot-'));
   // The embedded Postgres runs as the `postgres` user when this runs as root: it must enter here.
@@ -73,18 +51,12 @@ async function main(): Promise<void> {
   for (const key of ['DATABASE_URL', 'REDIS_URL', 'SEED_CLIENT_ID', 'SEED_CLIENT_SECRET']) delete env[key];
   const dev = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts'), 'dev'], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
-  const pdf = await (async () => {
-    const page = await browser.newPage();
-    await page.setContent(INVOICE_HTML);
-    const bytes = await page.pdf({ format: 'A4', printBackground: true });
-    await page.close();
-    return bytes;
-  })();
-  const source = createServer((_req, res) => {
+  const pdf = await readFile(source);
+  const server = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': pdf.length });
     res.end(_req.method === 'HEAD' ? undefined : pdf);
   });
-  await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     await until(async () => ((await fetch(`${base}/health`)).ok ? true : undefined), 'npm start');
     const creds = JSON.parse(await readFile(path.join(dataDir, 'demo-credentials.json'), 'utf8')) as {
@@ -102,7 +74,7 @@ async function main(): Promise<void> {
     const created = await fetch(`${base}/api/v1.0/external/sdtask/process`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ workspaceId, displayName: 'INV-2026-0417 Northwind', context: { url: `http://127.0.0.1:${(source.address() as AddressInfo).port}/invoice.pdf` } }),
+      body: JSON.stringify({ workspaceId, displayName: path.basename(source), context: { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/invoice.pdf` } }),
     });
     const { taskId } = (await created.json()) as { taskId: number };
     await until(async () => {
@@ -124,7 +96,7 @@ async function main(): Promise<void> {
     process.stdout.write(`wrote ${output}\n`);
   } finally {
     await browser.close();
-    source.close();
+    server.close();
     dev.kill('SIGTERM');
     await new Promise((resolve) => dev.once('exit', resolve));
     await rm(dataDir, { recursive: true, force: true });
