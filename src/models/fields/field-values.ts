@@ -3,7 +3,7 @@
  * run that is the value, its normalised form, and how well it fits (0..1), which weighs the
  * candidate against others.
  */
-import { findIbans, findTaxId } from './identifiers.js';
+import { findIbans, findTaxId, findUncheckedIban } from './identifiers.js';
 import { ATTENTION } from './label-hits.js';
 import { AFTER_THE_NAME, hasLegalForm, isOnlyLegalForm } from './legal-form.js';
 import { findAmounts, findCurrency, findDates, plain, type DateOptions, type FoundAmount } from './normalize.js';
@@ -238,4 +238,19 @@ export const readIban: ValueReader = (run, page) => {
   const [iban] = findIbans(run.text.toUpperCase());
   if (!iban) return undefined;
   return { run: subRun(page, run, iban.index, iban.length) ?? run, contentNormalized: iban.normalized, fit: iban.repaired ? REPAIRED_IBAN : 1 };
+};
+
+/** An unchecked IBAN's form: a value that only its label makes an account number. */
+export const UNCHECKED_IBAN = 0.6;
+
+/**
+ * The value of an "IBAN" label: a valid IBAN, else one of its country's form whose check digits
+ * fail (findUncheckedIban), less surely; its choice then reports it as failing its check.
+ */
+export const readLabelledIban: ValueReader = (run, page) => {
+  const valid = readIban(run, page);
+  if (valid) return valid;
+  const unchecked = findUncheckedIban(run.text.toUpperCase());
+  if (!unchecked) return undefined;
+  return { run: subRun(page, run, unchecked.index, unchecked.length) ?? run, contentNormalized: unchecked.normalized, fit: UNCHECKED_IBAN };
 };

@@ -7,7 +7,7 @@
  * field-choice.ts's work.
  */
 import type { CandidateCategory, FieldCandidate } from '../fields/field-candidate.js';
-import { readAmount, readCurrency, readDate, readIban, readIdentifier, readName, readTaxAmount, readTaxId, subRun, type ReadValue, type ValueReader } from '../fields/field-values.js';
+import { readAmount, readCurrency, readDate, readLabelledIban, readIdentifier, readName, readTaxAmount, readTaxId, subRun, type ReadValue, type ValueReader } from '../fields/field-values.js';
 import { INVOICE_LABELS, TAX_WORD, type LabelCategory } from '../fields/invoice-labels.js';
 import { compileLabels, findLabelHits, lineRightOf, valuesOf, type LabelHit, type ValuePlace } from '../fields/label-hits.js';
 import { findAmounts, plain, type DateOptions } from '../fields/normalize.js';
@@ -55,7 +55,7 @@ function readers(options: PageReadOptions): Readers {
     Change: readAmount,
     Rounding: readAmount,
     Currency: readCurrency,
-    IBAN: readIban,
+    IBAN: readLabelledIban,
   };
 }
 
