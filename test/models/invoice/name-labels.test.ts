@@ -69,6 +69,16 @@ describe('labels of the parties', () => {
     expect(found).toMatchObject({ VendorName: 'Jonas Brandt', CustomerName: 'Clara Weiß', VendorTaxId: 'DE123456789', CustomerTaxId: 'DE987654321' });
   });
 
+  it('have no other field\'s label for their value: words ending in a colon', async () => {
+    const found = await read([
+      { text: 'Nordwerk Maschinenbau GmbH', x: 50, y: 40, size: 14 },
+      { text: 'Rechnungsnummer: R-2026-5', x: 330, y: 40 },
+      { text: 'Verkäufer', x: 50, y: 100 },
+      { text: 'Weitere Informationen:', x: 150, y: 100 },
+    ]);
+    expect(found).toMatchObject({ VendorName: 'Nordwerk Maschinenbau GmbH' });
+  });
+
   it('still label the name with a colon, alone on their line, or opening it', async () => {
     expect(await read([{ text: 'Acme Widgets GmbH', x: 50, y: 60, size: 14 }, { text: 'Customer: Harbourside Design', x: 50, y: 200 }])).toMatchObject({ CustomerName: 'Harbourside Design' });
     expect(await read([{ text: 'Acme Widgets GmbH', x: 50, y: 60, size: 14 }, { text: 'CUSTOMER', x: 50, y: 200 }, { text: 'Harbourside Design', x: 50, y: 216 }])).toMatchObject({ CustomerName: 'Harbourside Design' });

@@ -47,3 +47,27 @@ describe('a totals row whose labels head its amounts', () => {
     expect(found).toMatchObject({ SubTotal: '405.00', TotalTax: '76.95', InvoiceTotal: '481.95' });
   });
 });
+
+describe('a total\'s label qualified by the tax\'s name', () => {
+  const scratch = useScratchDir();
+  let count = 0;
+  const read = async (page: Placed[]) => {
+    const pdf = await writeFixture(scratch.file(`tax-qualified-${++count}.pdf`), await textPdf([page]));
+    return fields(await firstPageEntities(invoicesUniversalModel, pdf, 'pdf'));
+  };
+
+  it('names the total tax ("Gesamtbetrag Steuer"), not the total; "(VAT incl.)" after a total is still the total', async () => {
+    const found = await read(
+      rows(
+        [['Kramer Elektro GmbH', 50], ['Rechnung', 380]],
+        [['Rechnungsnummer: 6063-771', 380]],
+        [['Gesamtbetrag Netto:', 300], ['554,55 €', 450]],
+        [['Gesamtbetrag Steuer:', 300], ['100,83 €', 450]],
+        [['Gesamtbetrag Brutto:', 300], ['655,38 €', 450]],
+      ),
+    );
+    expect(found).toMatchObject({ SubTotal: '554.55', TotalTax: '100.83', InvoiceTotal: '655.38' });
+    const english = await read(rows('Harbour Supplies Ltd', 'Invoice No: HS-78', [['Total (VAT incl.)', 300], ['120.00', 450]]));
+    expect(english).toMatchObject({ InvoiceTotal: '120.00' });
+  });
+});
