@@ -29,8 +29,9 @@ export const EU_INVOICE_LABELS: readonly LabelDefinition[] = [
   ...labels('InvoiceId', 1, [
     `beleg${J}${NUMBER}`,
     `rechnungs${J}nummer`,
-    // The kind of invoice before "Nr.", its type code in brackets between ("Handelsrechnung (380) Nr.").
-    `(?:handels|waren|kosten|teil|abschlags|beitrags)?rechnung(?:\\s*\\(\\d{3}\\))?\\s*${NUMBER}`,
+    // The kind of invoice before "Nr.", a word and its type code in brackets between
+    // ("Handelsrechnung (380) Nr.", "Schlussrechnung Bau (877) Nr.", "Abschlagsrechnung Nr.").
+    `[a-z]*rechnung(?:\\s+[a-z]{2,12})?(?:\\s*\\(\\d{3}\\))?\\s*${NUMBER}`,
     `faktura(?:\\s*-?\\s*danovy\\s*doklad)?(?:\\s*vat)?\\s*${NUMBER}`,
     `${NUMBER}\\s*(?:faktury|dokladu)`,
     `danovy\\s*doklad\\s*${NUMBER}`,
@@ -79,13 +80,29 @@ export const EU_INVOICE_LABELS: readonly LabelDefinition[] = [
     '(?:lever|leverings|bestel|order)datum',
     'data\\s*(?:di\\s*|de\\s*|da\\s*)?(?:consegna|spedizione|ordine|entrega|encomenda|pedido)',
     'fecha\\s*(?:de\\s*)?(?:entrega|pedido|envio)',
-    'datum\\s*(?:dodani|objednavky|uskutecneni\\s*zdanitelneho\\s*plneni|zdanitelneho\\s*plneni|plneni)',
+    'datum\\s*(?:dodani|objednavky|uskutecneni\\s*zdan(?:itelneho|\\.)?\\s*plneni|zdan(?:itelneho|\\.)?\\s*plneni|plneni)',
     'duzp',
     'data\\s*(?:dostawy|sprzedazy|zamowienia|wykonania\\s*uslugi)',
     '(?:leverings|ordre|bestillings)dato',
     '(?:leverans|order|bestallnings)datum',
     '(?:toimitus|tilaus)(?:paiva|pvm)',
     'teljesites\\s*(?:datuma|kelte)',
+    // The date of the invoice another one corrects or refers to ("Date de facture associée").
+    "date\\s*(?:de\\s*(?:la\\s*)?)?facture\\s*(?:associee|d\\s*'?\\s*origine|initiale|rectifiee|precedente|de\\s*reference)",
+    'datum\\s*der\\s*(?:ursprunglichen|urspr\\.?|bezogenen|original)\\s*-?\\s*rechnung',
+    '(?:ursprungs|original|bezugs)\\s*-?\\s*rechnungsdatum',
+    'datum\\s*(?:van\\s*de\\s*)?oorspronkelijke\\s*factuur',
+    'oorspronkelijke\\s*factuurdatum',
+    'data\\s*(?:della\\s*)?fattura\\s*(?:originale|di\\s*riferimento|collegata)',
+    'fecha\\s*(?:de\\s*(?:la\\s*)?)?factura\\s*(?:original|rectificada|de\\s*referencia)',
+    'data\\s*(?:da\\s*)?fatura\\s*(?:original|retificada|de\\s*referencia)',
+    // The start and end of a service period, its own dates.
+    'date\\s*(?:de\\s*)?(?:debut|fin)(?:\\s*(?:de\\s*)?(?:la\\s*)?(?:prestation|periode|service|contrat|validite))?',
+    '(?:service|period|billing|contract)?\\s*(?:start|end)\\s*date',
+    '(?:leistungs|abrechnungs|vertrags)\\s*-?\\s*(?:beginn|ende)',
+    '(?:begin|eind)\\s*-?\\s*datum',
+    'data\\s*(?:di\\s*|de\\s*)?(?:inizio|fine|inicio|fim)',
+    'fecha\\s*(?:de\\s*)?(?:inicio|fin)',
     // Stylesheets that render an e-invoice print their own version and date above it.
     '(?:stylesheet|style\\s*sheet|xslt?)\\s*-?\\s*version',
   ]),

@@ -9,6 +9,7 @@ import type { PageRef } from '../page/text/entities.js';
 import type { InvoiceField } from './invoice-field-names.js';
 import { hasSmudgedWord, SURE_PAYMENT, type CandidateCategory, type FieldCandidate } from './field-candidate.js';
 import { plain } from './normalize.js';
+import { isValidIban } from './identifiers.js';
 import { capImpossible } from './impossible-values.js';
 import { evidenceCap } from './confidence-evidence.js';
 import type { TextRun } from '../page/text/text-lines.js';
@@ -224,10 +225,12 @@ export function chooseFields(candidates: readonly PagedCandidate[], options: Cho
   for (const field of ['CustomerName', 'VendorName'] as const) {
     set(field, ofCategory(candidates, field).find((c) => !hasSmudgedWord(c.value)));
   }
-  // Its mod-97 check digits confirm an IBAN: a misread character fails them. Which of two accounts
-  // (a Dutch G-rekening beside the usual one, a second bank) is the one asked for, they do not say.
+  // Its mod-97 check digits confirm an IBAN: a misread character fails them (an account only its
+  // label made one is reported so). Which of two valid accounts (a Dutch G-rekening beside the
+  // usual one, a second bank) is the one asked for, they do not say.
   const ibans = ofCategory(candidates, 'IBAN');
-  set('IBAN', ibans[0], new Set(ibans.map((c) => c.contentNormalized)).size > 1 ? 'fail' : 'pass');
+  const accounts = new Set(ibans.filter((c) => isValidIban(c.contentNormalized)).map((c) => c.contentNormalized));
+  set('IBAN', ibans[0], ibans[0] && isValidIban(ibans[0].contentNormalized) && accounts.size === 1 ? 'pass' : 'fail');
 
   const due = ofCategory(candidates, 'DueDate')[0];
   const issued = ofCategory(candidates, 'InvoiceDate').find((c) => !due || c.value.spans[0]?.offset !== due.value.spans[0]?.offset || c.page !== due.page);

@@ -3,7 +3,7 @@
  * run that is the value, its normalised form, and how well it fits (0..1), which weighs the
  * candidate against others.
  */
-import { findIbans, findTaxId } from './identifiers.js';
+import { findIbans, findTaxId, findUncheckedIban } from './identifiers.js';
 import { ATTENTION } from './label-hits.js';
 import { AFTER_THE_NAME, hasLegalForm, isOnlyLegalForm } from './legal-form.js';
 import { findAmounts, findCurrency, findDates, plain, type DateOptions, type FoundAmount } from './normalize.js';
@@ -174,6 +174,9 @@ const FORM_PLACEHOLDER = /^(?:(?:seller|buyer|vendor|supplier|customer|client|co
 /** Street words of the addresses of the languages read (plain text), glued or apart: "Lieferanten-Str.12", "rue", "Via". */
 const STREET = /(?:str\.|strasse|straße|weg\b|gasse\b|allee\b|platz\b|\bstreet\b|\bst\.|\broad\b|\bavenue\b|\brue\b|\bvia\b|\bcalle\b|\brua\b|straat\b|laan\b|\bulice\b|\bul\.|gatan\b|\bvej\b|katu\b)/;
 
+/** The end of a label: a colon, or a number's sign ("N°", "Nr.", "No.", "#"). */
+const LABEL_AT_END = /(?::|(?<![\p{L}\p{N}])(?:n\s?[°ºo]|nr|no|num)\.?|#)\s*$/iu;
+
 const LEADING_MARKS = /^[¡!¿?|«»"“”„·•*~_=+:;,.\-–—[\]]+\s*/u;
 
 /**
@@ -205,8 +208,9 @@ export const readName: ValueReader = (run, page) => {
   const text = run.text.replace(/\s+/g, ' ').trim();
   // A legal form alone ("GmbH", "S.A.") names no one: it is the end of a name printed apart.
   if (isOnlyLegalForm(text)) return undefined;
-  // A form's own words ("Trade name", "Company name") are a blank left unfilled, no name.
-  if (FORM_PLACEHOLDER.test(plain(text))) return undefined;
+  // A form's own words ("Trade name", "Company name") are a blank left unfilled, no name; words
+  // ending in a colon or a number's sign are another field's label ("Informationen:", "AFFACTURÉE N°").
+  if (FORM_PLACEHOLDER.test(plain(text)) || LABEL_AT_END.test(text)) return undefined;
   // Words that all hold digits are a code ("CO-123/V2A", "SE0815"); a street and its number an address.
   const words = text.split(/\s+/);
   if (words.every((w) => /\d/.test(w) || !/\p{L}{2}/u.test(w))) return undefined;
@@ -238,4 +242,19 @@ export const readIban: ValueReader = (run, page) => {
   const [iban] = findIbans(run.text.toUpperCase());
   if (!iban) return undefined;
   return { run: subRun(page, run, iban.index, iban.length) ?? run, contentNormalized: iban.normalized, fit: iban.repaired ? REPAIRED_IBAN : 1 };
+};
+
+/** An unchecked IBAN's form: a value that only its label makes an account number. */
+export const UNCHECKED_IBAN = 0.6;
+
+/**
+ * The value of an "IBAN" label: a valid IBAN, else one of its country's form whose check digits
+ * fail (findUncheckedIban), less surely; its choice then reports it as failing its check.
+ */
+export const readLabelledIban: ValueReader = (run, page) => {
+  const valid = readIban(run, page);
+  if (valid) return valid;
+  const unchecked = findUncheckedIban(run.text.toUpperCase());
+  if (!unchecked) return undefined;
+  return { run: subRun(page, run, unchecked.index, unchecked.length) ?? run, contentNormalized: unchecked.normalized, fit: UNCHECKED_IBAN };
 };

@@ -73,10 +73,26 @@ export function findIbans(text: string): FoundIdentifier[] {
   return found;
 }
 
+/**
+ * An IBAN's length in characters, fixed per country by the ISO 13616 registry. Where the country
+ * is known, only the prefix of that length can be the IBAN: trying every shorter prefix of a longer
+ * number (a GLN, a barcode's digits after "DE00") would find one whose check digits pass by chance
+ * about once in five.
+ */
+const IBAN_LENGTHS: Readonly<Record<string, number>> = {
+  AD: 24, AE: 23, AL: 28, AT: 20, AZ: 28, BA: 20, BE: 16, BG: 22, BH: 22, BR: 29, BY: 28, CH: 21, CR: 22, CY: 28, CZ: 24, DE: 22, DK: 18, DO: 28,
+  EE: 20, EG: 29, ES: 24, FI: 18, FO: 18, FR: 27, GB: 22, GE: 22, GI: 23, GL: 18, GR: 27, GT: 28, HR: 21, HU: 28, IE: 22, IL: 23, IQ: 23, IS: 26,
+  IT: 27, JO: 30, KW: 30, KZ: 20, LB: 28, LC: 32, LI: 21, LT: 20, LU: 20, LV: 21, MC: 27, MD: 24, ME: 22, MK: 19, MR: 27, MT: 31, MU: 30, NL: 18,
+  NO: 15, PK: 24, PL: 28, PS: 29, PT: 25, QA: 29, RO: 24, RS: 22, SA: 24, SC: 31, SE: 24, SI: 19, SK: 24, SM: 27, ST: 25, SV: 28, TL: 23, TN: 24,
+  TR: 26, UA: 29, VA: 22, VG: 24, XK: 20,
+};
+
 function longestValidPrefix(candidate: string): number | undefined {
+  const registered = IBAN_LENGTHS[candidate.slice(0, 2)];
   for (let length = candidate.length; length >= 15; length--) {
     const prefix = candidate.slice(0, length);
-    if (!prefix.endsWith(' ') && isValidIban(prefix)) return length;
+    if (prefix.endsWith(' ') || (registered !== undefined && compactIban(prefix).length !== registered)) continue;
+    if (isValidIban(prefix)) return length;
   }
   return undefined;
 }
@@ -108,6 +124,32 @@ function byCountryFormat(candidate: string): { length: number; normalized: strin
     normalized += kind === 'n' && !digit ? (AS_DIGIT[char] ?? char) : kind === 'a' && digit ? (AS_LETTER[char] ?? char) : char;
   }
   return normalized.length === kinds.length && normalized !== compactIban(candidate.slice(0, length)) && isValidIban(normalized) ? { length, normalized } : undefined;
+}
+
+/**
+ * An account number of an IBAN's form whose check digits fail: its country's registered length,
+ * and where the registry fixes its characters' kinds, those kinds; what stands after an "IBAN"
+ * label in that form is the account printed (a typo, sample data, a misread digit), to be
+ * reported as unchecked (field-choice.ts), never as a valid one.
+ */
+export function findUncheckedIban(text: string): FoundIdentifier | undefined {
+  for (const match of text.matchAll(IBAN_CANDIDATE)) {
+    const registered = IBAN_LENGTHS[match[0].slice(0, 2)];
+    if (registered === undefined) continue;
+    let length = 0;
+    let compact = '';
+    for (const char of match[0]) {
+      if (compact.length === registered) break;
+      length++;
+      if (char !== ' ') compact += char;
+    }
+    // The number goes on past its country's length: some other number, not an IBAN.
+    if (compact.length !== registered || /^[A-Z0-9]/.test(match[0].slice(length))) continue;
+    const kinds = BBAN_FORMATS[compact.slice(0, 2)];
+    const formed = !kinds || [...compact.slice(4)].every((char, i) => (kinds[i] === 'n' ? /\d/.test(char) : kinds[i] === 'a' ? /[A-Z]/.test(char) : true));
+    if (formed) return { index: match.index, length, normalized: compact };
+  }
+  return undefined;
 }
 
 /** Tax ids that carry their country (Swiss UID, Austrian, Dutch, French, Belgian VAT numbers): their shape alone names them. */

@@ -82,7 +82,7 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
   ...labels('InvoiceId', 0.7, ['(?:tax\\s*)?invoice', 'facture', 'rechnung', 'factuur', 'fattura', 'factura', 'fatura(?:[-\\s]recibo)?', 'receipt', 'bill', '(?:credit|debit)\\s*(?:note|memo)', 'gutschrift', 'nota\\s*de\\s*credito', 'creditnota']),
   // The invoice a credit note corrects: a reference, not the document's own number.
   ...labels('Other', 1, [
-    '(?:original|related|corrected|referenced)\\s*invoice(?:\\s*(?:no\\.?|number|#))?',
+    '(?:original|related|corrected|referenced|preceding|previous)\\s*invoice(?:\\s*(?:no\\.?|number|#|date|dated))?',
     'facture\\s*(?:d\\s*\'?\\s*origine|initiale|rectifiee)',
     'factura\\s*(?:original|rectificada)',
     'fatura\\s*(?:original|retificada)',
@@ -105,8 +105,6 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     '(?:issue|issued|issuing|billing|bill|document|receipt|transaction)\\s*date',
     'date\\s*(?:issued|of\\s*bill)',
     'statement\\s*date',
-    // British VAT invoices date the supply as its "tax point".
-    'tax\\s*point(?:\\s*date)?',
     'rechnungsdatum',
     're\\.?\\s*-?\\s*datum',
     'ausstellungsdatum',
@@ -120,6 +118,8 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'fecha\\s*(?:de\\s*)?(?:la\\s*)?(?:factura|emision|expedicion)',
     'data\\s*(?:de\\s*|da\\s*|do\\s*)?(?:emissao|fatura|documento)',
   ]),
+  // British VAT invoices date the supply as its "tax point": the issue date unless an invoice date is printed too.
+  ...labels('InvoiceDate', 0.95, ['tax\\s*point(?:\\s*date)?']),
   ...labels('InvoiceDate', 0.75, ['date', 'datum', 'data', 'fecha', 'dated', 'issued(?:\\s*on)?', 'tarikh', 'date\\s*&\\s*time', 'date/time', 'date\\s*paid', 'paid\\s*on']),
 
   ...labels('DueDate', 1, [
@@ -243,6 +243,8 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'rechnungsbetrag',
     'rechnungssumme',
     'endbetrag',
+    'rechnungsendbetrag',
+    'rechnungsendsumme',
     'endsumme',
     'bruttobetrag',
     // A credit note's total.
@@ -306,7 +308,7 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
   ...labels('Currency', 1, ['currency', 'moeda', 'devise', 'wahrung', 'moneda', 'valuta']),
   ...labels('IBAN', 1, ['iban(?:\\s*(?:no|nr|number)\\.?)?']),
 
-  ...labels('VendorName', 1, ['(?:bill(?:ed)?\\s*)?from', 'seller', 'supplier', 'vendor', 'issued\\s*by', 'sold\\s*by', 'fornecedor', 'emitente', 'emisor', 'proveedor', 'fournisseur', 'vendeur', 'emetteur', 'lieferant', 'rechnungssteller', 'absender', 'leverancier', 'fornitore', 'cedente(?:\\s*/\\s*prestatore)?', 'merchant', 'company\\s*name', 'pay(?:able)?\\s*to', 'remit\\s*to', 'payee']),
+  ...labels('VendorName', 1, ['(?:bill(?:ed)?\\s*)?from', 'seller', 'supplier', 'vendor', 'issued\\s*by', 'sold\\s*by', 'fornecedor', 'emitente', 'emisor', 'proveedor', 'fournisseur', 'vendeur', 'emetteur', 'lieferant', 'rechnungssteller', 'absender', '(?:rechnungs)?aussteller', 'afzender', 'mittente', 'remitente', 'remetente', 'expediteur', 'leverancier', 'fornitore', 'cedente(?:\\s*/\\s*prestatore)?', 'merchant', 'company\\s*name', 'pay(?:able)?\\s*to', 'remit\\s*to', 'payee']),
   ...labels('CustomerName', 1, [
     '(?:bill(?:ed)?|invoice(?:d)?|sold|charge)\\s*to',
     'buyer',
@@ -324,6 +326,9 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'service\\s*(?:for|to|address)',
     'account\\s*holder',
     'rechnungsempfanger',
+    // A letter's two parties side by side: "Empfänger" beside "Aussteller", "Ontvanger" beside "Afzender".
+    'empfanger',
+    'ontvanger',
     'rechnungsadresse',
     'kunde',
     'factuuradres',

@@ -1,5 +1,6 @@
 import { overlap } from '../page/text/geometry.js';
 import type { LabelDefinition } from './invoice-labels.js';
+import type { LabelCategory } from './label-definition.js';
 import { plainWithOffsets } from './normalize.js';
 import { isOnlyLegalForm } from './legal-form.js';
 import { runInRange, runOfWords, type PageText, type TextLine, type TextRun } from '../page/text/text-lines.js';
@@ -97,7 +98,12 @@ function hitsInLine(line: TextLine, { plain, offsets }: Folded, labels: readonly
       continue;
     }
     const previous = hits.at(-1);
-    if (previous && previous.definition.category === best.definition.category && /^[\s(/:]*$/.test(plain.slice(lastEnd, at))) {
+    const between = plain.slice(lastEnd, at);
+    // A bilingual label's translation in brackets ("Datum uskutečnění zdaň. plnění (tax point)",
+    // "Fälligkeitsdatum (Due date)") is the label before it, whatever the words of either language
+    // would name alone; one word in brackets qualifies it instead ("Rechnungsbetrag (netto)").
+    const translation = previous !== undefined && /^\s*\(\s*$/.test(between) && /^\s*\)/.test(plain.slice(best.end)) && /\S\s+\S/.test(plain.slice(at, best.end));
+    if (previous && (translation || (previous.definition.category === best.definition.category && /^[\s(/:]*$/.test(between)))) {
       // The label's other name beside it, in brackets or after a slash ("Buyer (Bill to)"): one label.
       SEPARATOR.lastIndex = best.end + (/^[\s)]*/.exec(plain.slice(best.end))?.[0].length ?? 0);
       SEPARATOR.exec(plain);
@@ -194,6 +200,8 @@ const MAX_LABEL_WORDS_AFTER = 3;
 
 /** A value on the next line must start within this many line heights below its label. */
 const MAX_BELOW_LINE_HEIGHTS = 2;
+/** Rows of another column's text a label's cell may lie under (lineBelow). */
+const MAX_ROWS_BESIDE = 3;
 
 /** Table borders and leaders OCR reads between a label and its value, and the brackets of a label beside another ("Buyer (Bill to)"). */
 const NOT_A_VALUE = /^[\s|:;.,·…\-–—_=>[\]()]*$/;
@@ -234,7 +242,7 @@ export function valuesOf(page: PageText, hit: LabelHit, previous: LabelHit | und
   }
   const right = nextOnLine ? undefined : lineRightOf(page, line);
   if (right) values.push({ run: right, place: 'right' });
-  const below = lineBelow(page, line);
+  const below = lineBelow(page, line, isTotalsHeader(hit, previous, next));
   const column = labelColumn(page, hit, previousOnLine, nextOnLine);
   // "ATTN: Accounts Payable" names who reads the letter, not a value: the line under it may be.
   const valueLine = below && ATTENTION.test(below.text) ? lineBelow(page, below) : below;
@@ -243,6 +251,15 @@ export function valuesOf(page: PageText, hit: LabelHit, previous: LabelHit | und
   const lower = nextOnLine ? undefined : lineRightBelow(page, line);
   if (lower && lower !== below) values.push({ run: lower, place: 'nextRowRight' });
   return values;
+}
+
+/** The labels of a document's sums, which a totals row may print as a header over its amounts. */
+const SUM_LABELS: ReadonlySet<LabelCategory> = new Set(['SubTotal', 'TotalTax', 'TaxLine', 'InvoiceTotal']);
+
+/** A sum's label beside another in its row ("TOTAL HT  TOTAL TVA  TOTAL TTC"): the header of a totals row, its amounts under it. */
+function isTotalsHeader(hit: LabelHit, previous: LabelHit | undefined, next: LabelHit | undefined): boolean {
+  const beside = (other: LabelHit | undefined) => other !== undefined && other.line.row === hit.line.row && SUM_LABELS.has(other.definition.category);
+  return SUM_LABELS.has(hit.definition.category) && (beside(previous) || beside(next));
 }
 
 /** x of a character of a line, in layout space. */
@@ -310,13 +327,25 @@ const MIN_VALUE_HEIGHT = 0.5;
  * The line under `line` that shares most of its width, or starts where it starts, in the next two
  * rows of text (rows of specks alone, a scanned table's ruling read as ":", do not count).
  */
-export function lineBelow(page: PageText, line: TextLine): TextLine | undefined {
+export function lineBelow(page: PageText, line: TextLine, overBesideRows = false): TextLine | undefined {
   const a = line.layoutBox;
   // Much smaller than the label: a speck or a mark of the scan, not a value.
   const speck = (candidate: TextLine) => candidate.layoutBox.height < MIN_VALUE_HEIGHT * a.height;
   let rowsOfText = 0;
+  // Under a totals row's header, rows whose text all lies beside its column (a paragraph of terms
+  // to the left of the headers and their amounts) do not part the label from its cell: they are
+  // skipped, a few at most, and the gap they fill is not counted. Under a table's header they
+  // would: the rows beside it are the table's (a group's title), its amounts the items'.
+  let besideRows = 0;
+  let besideHeight = 0;
+  const outsideColumn = (candidate: TextLine) => speck(candidate) || overlap(a.left, a.left + a.width, candidate.layoutBox.left, candidate.layoutBox.left + candidate.layoutBox.width) <= 0;
   for (let r = line.row + 1; r < page.rows.length && rowsOfText < 2; r++) {
     if (page.rows[r]!.every(speck)) continue;
+    if (overBesideRows && rowsOfText === 0 && besideRows < MAX_ROWS_BESIDE && page.rows[r]!.every(outsideColumn)) {
+      besideRows++;
+      besideHeight += Math.max(...page.rows[r]!.map((l) => l.layoutBox.height));
+      continue;
+    }
     rowsOfText++;
     let best: TextLine | undefined;
     let bestShared = 0;
@@ -327,7 +356,7 @@ export function lineBelow(page: PageText, line: TextLine): TextLine | undefined 
       if (shared > bestShared) [best, bestShared] = [candidate, shared];
     }
     if (!best) continue;
-    const gap = best.layoutBox.top - (a.top + a.height);
+    const gap = best.layoutBox.top - (a.top + a.height) - (besideRows > 0 ? besideHeight + besideRows * a.height : 0);
     return gap <= MAX_BELOW_LINE_HEIGHTS * a.height ? best : undefined;
   }
   return undefined;

@@ -211,7 +211,15 @@ function withWrappedStart(page: PageText, guess: VendorGuess, labelOnly: Readonl
     .sort((x, y) => y.candidate.layoutBox.top - x.candidate.layoutBox.top)[0];
   if (!above) return run;
   const start = runOfWords(above.words);
-  return /\p{L}{2}/u.test(start.text) && findDates(start.text).length === 0 ? joinRuns([start, run]) : run;
+  return /\p{L}{2}/u.test(start.text) && findDates(start.text).length === 0 && !holdsCodeOrLabel(start.text) ? joinRuns([start, run]) : run;
+}
+
+/**
+ * A line holding a label's colon or a long number ("GLN 4333741000005 Lief-Nr: 549910", "Art
+ * der Rechnung: REG") is a party's identifier or a form's row above the name, never its first words.
+ */
+function holdsCodeOrLabel(text: string): boolean {
+  return /:|\d{4,}/.test(text);
 }
 
 /**

@@ -7,7 +7,7 @@
  * field-choice.ts's work.
  */
 import type { CandidateCategory, FieldCandidate } from '../fields/field-candidate.js';
-import { readAmount, readCurrency, readDate, readIban, readIdentifier, readName, readTaxAmount, readTaxId, subRun, type ReadValue, type ValueReader } from '../fields/field-values.js';
+import { readAmount, readCurrency, readDate, readLabelledIban, readIdentifier, readName, readTaxAmount, readTaxId, subRun, type ReadValue, type ValueReader } from '../fields/field-values.js';
 import { INVOICE_LABELS, TAX_WORD, type LabelCategory } from '../fields/invoice-labels.js';
 import { compileLabels, findLabelHits, lineRightOf, valuesOf, type LabelHit, type ValuePlace } from '../fields/label-hits.js';
 import { findAmounts, plain, type DateOptions } from '../fields/normalize.js';
@@ -55,7 +55,7 @@ function readers(options: PageReadOptions): Readers {
     Change: readAmount,
     Rounding: readAmount,
     Currency: readCurrency,
-    IBAN: readIban,
+    IBAN: readLabelledIban,
   };
 }
 
@@ -98,23 +98,33 @@ const NET_QUALIFIER = /^[\s:(]*(?:netto|net|nett|ht|h\.t\.|hors\s+taxes?|excl\.?
 const GROSS_QUALIFIER = /^[\s:(]*(?:brutto|bruto|gross|ttc|incl\.?|inkl\.?|including|inclusive|inclusief|avec|con|com|med|s\s+dph|vcetne|vč\.?)(?![\p{L}\p{N}])(?:\s*[^\d\s(]{0,12})?(?:\s*\([^)]{0,30}\))?/iu;
 
 /**
- * A total's label qualified by the words after it: net makes it the subtotal's, gross the total's
- * surely, in every language the qualifiers are known in; the label then ends after them, so the
- * amount that follows is read as the label's own.
+ * The tax's name right after a total's label ("Gesamtbetrag Steuer", "Rechnungsbetrag MwSt.",
+ * "Montant TVA"): the sum of the tax, not the total. Not a rate after it ("Total VAT 20%" is still
+ * the tax's) nor "incl."/"excl." before or after it ("Total (VAT incl.)" is the gross).
+ */
+const TAX_QUALIFIER = new RegExp(`^[\\s:(]*(?:${TAX_WORD}|steuer|steuern)(?![\\p{L}\\p{N}])(?![\\s.-]*(?:incl|inkl|inclus|included|inclusive|inbegriffen|compris|ttc|brutto))`, 'iu');
+
+/**
+ * A total's label qualified by the words after it: net makes it the subtotal's, the tax's name
+ * the total tax's, gross the total's surely, in every language the qualifiers are known in; the
+ * label then ends after them, so the amount that follows is read as the label's own.
  */
 export function qualifiedTotal(hit: LabelHit): LabelHit {
   const category = hit.definition.category;
   if (category !== 'InvoiceTotal' && category !== 'SubTotal') return hit;
   const rest = hit.line.text.slice(hit.labelEnd);
   const net = category === 'InvoiceTotal' ? NET_QUALIFIER.exec(rest) : null;
+  const tax = category === 'InvoiceTotal' && !net ? TAX_QUALIFIER.exec(rest) : null;
   const gross = GROSS_QUALIFIER.exec(rest);
-  const qualifier = net ?? gross;
+  const qualifier = net ?? tax ?? gross;
   if (!qualifier) return hit;
   const labelEnd = hit.labelEnd + qualifier[0].length;
   const separator = /^[\s:.)=|]*/.exec(hit.line.text.slice(labelEnd))![0].length;
   const definition = net
     ? { ...hit.definition, category: 'SubTotal' as const, orAs: undefined, strength: Math.max(hit.definition.strength, 0.9) }
-    : { ...hit.definition, category: 'InvoiceTotal' as const, orAs: undefined, strength: Math.max(hit.definition.strength, 0.95) };
+    : tax
+      ? { ...hit.definition, category: 'TotalTax' as const, orAs: undefined, strength: Math.max(hit.definition.strength, 0.9) }
+      : { ...hit.definition, category: 'InvoiceTotal' as const, orAs: undefined, strength: Math.max(hit.definition.strength, 0.95) };
   return { ...hit, definition, labelEnd, valueStart: Math.max(hit.valueStart, labelEnd + separator) };
 }
 

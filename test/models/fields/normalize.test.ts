@@ -99,6 +99,12 @@ describe('identifiers', () => {
     ]);
   });
 
+  it('takes of a longer number only the prefix its country registers as the length of its IBANs, not a shorter one the check digits pass by chance', () => {
+    // A shipping label's number after "DE00": its first 26 characters pass mod-97, but German IBANs have 22.
+    expect(findIbans('NVE DE0001346484600000000000000100038')).toEqual([]);
+    expect(findIbans('IBAN DE89 3704 0044 0532 0130 00 BIC COBADEFFXXX')).toEqual([{ index: 5, length: 27, normalized: 'DE89370400440532013000' }]);
+  });
+
   it('puts right the letters and digits OCR confused in an IBAN where its country fixes their kind, when the check digits then pass', () => {
     expect(findIbans('IBAN GB82 WE5T 1234 5698 7654 32')).toEqual([{ index: 5, length: 27, normalized: 'GB82WEST12345698765432', repaired: true }]);
     expect(findIbans('NL91 A8NA 0417 1643 00')).toEqual([{ index: 0, length: 22, normalized: 'NL91ABNA0417164300', repaired: true }]);

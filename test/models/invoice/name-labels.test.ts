@@ -51,6 +51,34 @@ describe('labels of the parties', () => {
     expect(found).toMatchObject({ CustomerName: 'Kaveri Textiles Pvt Ltd', VendorName: 'Shree Ganesh Traders' });
   });
 
+  it('head the two parties side by side, the addressee left and the issuer right: "Empfänger" and "Aussteller"', async () => {
+    const found = await read([
+      { text: 'Rechnung', x: 250, y: 30, size: 16 },
+      { text: 'Rechnungsnummer: 2026-118', x: 200, y: 56 },
+      { text: 'Empfänger', x: 50, y: 100 },
+      { text: 'Clara Weiß', x: 50, y: 116 },
+      { text: 'Lindenallee 4', x: 50, y: 130 },
+      { text: '50667 Köln', x: 50, y: 144 },
+      { text: 'USt-IdNr.: DE987654321', x: 50, y: 158 },
+      { text: 'Aussteller', x: 330, y: 100 },
+      { text: 'Jonas Brandt', x: 330, y: 116 },
+      { text: 'Uferweg 9', x: 330, y: 130 },
+      { text: '80331 München', x: 330, y: 144 },
+      { text: 'USt-IdNr.: DE123456789', x: 330, y: 158 },
+    ]);
+    expect(found).toMatchObject({ VendorName: 'Jonas Brandt', CustomerName: 'Clara Weiß', VendorTaxId: 'DE123456789', CustomerTaxId: 'DE987654321' });
+  });
+
+  it('have no other field\'s label for their value: words ending in a colon', async () => {
+    const found = await read([
+      { text: 'Nordwerk Maschinenbau GmbH', x: 50, y: 40, size: 14 },
+      { text: 'Rechnungsnummer: R-2026-5', x: 330, y: 40 },
+      { text: 'Verkäufer', x: 50, y: 100 },
+      { text: 'Weitere Informationen:', x: 150, y: 100 },
+    ]);
+    expect(found).toMatchObject({ VendorName: 'Nordwerk Maschinenbau GmbH' });
+  });
+
   it('still label the name with a colon, alone on their line, or opening it', async () => {
     expect(await read([{ text: 'Acme Widgets GmbH', x: 50, y: 60, size: 14 }, { text: 'Customer: Harbourside Design', x: 50, y: 200 }])).toMatchObject({ CustomerName: 'Harbourside Design' });
     expect(await read([{ text: 'Acme Widgets GmbH', x: 50, y: 60, size: 14 }, { text: 'CUSTOMER', x: 50, y: 200 }, { text: 'Harbourside Design', x: 50, y: 216 }])).toMatchObject({ CustomerName: 'Harbourside Design' });

@@ -135,6 +135,29 @@ describe('vendor', () => {
     expect(vendorOf(entities)).toBe('Evergreen Engineering LLP');
   });
 
+  it('does not begin with the identifiers or the form row printed on the line above its name', async () => {
+    const entities = await read([
+      { text: 'GLN 4012345000009 Lief-Nr: 549910', x: 50, y: 60 },
+      { text: 'NORDWERK GMBH', x: 50, y: 74 },
+      { text: 'Bahnhofstraße 99', x: 50, y: 88 },
+      { text: '99199 Musterhausen', x: 50, y: 102 },
+      { text: 'RECHNUNG', x: 380, y: 60, size: 16 },
+      { text: 'Rechnungsnummer: R-1001', x: 380, y: 84 },
+      ...ITEMS,
+    ]);
+    expect(vendorOf(entities)).toBe('NORDWERK GMBH');
+    const labelled = await read([
+      { text: 'Art der Rechnung: REG', x: 50, y: 60 },
+      { text: 'SUDWERK GMBH', x: 50, y: 74 },
+      { text: 'Hafenweg 3', x: 50, y: 88 },
+      { text: '20457 Hamburg', x: 50, y: 102 },
+      { text: 'RECHNUNG', x: 380, y: 60, size: 16 },
+      { text: 'Rechnungsnummer: R-1002', x: 380, y: 84 },
+      ...ITEMS,
+    ]);
+    expect(vendorOf(labelled)).toBe('SUDWERK GMBH');
+  });
+
   it('is not a legal form standing apart from its name', async () => {
     // OCR cut the name short and set its legal form apart: "BRIGHTPATH ENGIN" ... "SARL".
     const entities = await read([
