@@ -14,11 +14,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../test/support/browser.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const output = process.env.SHOT ?? path.join(root, 'docs', 'review-page.png');
-const CHROMIUM = '/usr/bin/chromium';
 const INVOICES_UNIVERSAL = 1;
 const source = process.env.SHOT_SOURCE ?? path.join(root, 'bench', 'corpora', 'invoices-public', 'files', 'cz_fakturoid_20150009.pdf');
 const TO_REVIEW = 3;
@@ -50,7 +49,7 @@ async function main(): Promise<void> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), EMBEDDED_POSTGRES_PORT: String(await freePort()), LOCAL_REDIS_PORT: String(await freePort()), LOG_LEVEL: 'warn', SOURCE_URL_ALLOW_PRIVATE: 'true', PUBLIC_BASE_URL: base };
   for (const key of ['DATABASE_URL', 'REDIS_URL', 'SEED_CLIENT_ID', 'SEED_CLIENT_SECRET']) delete env[key];
   const dev = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts'), 'dev'], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  const browser = await launchChromium();
   const pdf = await readFile(source);
   const server = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': pdf.length });
