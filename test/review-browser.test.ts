@@ -1,45 +1,34 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { EXTERNAL_PREFIX } from '../src/app.js';
 import { IntegrationStatus, TaskAssignmentOrderType, TaskStatus, TemplateType } from '../src/domain/enums.js';
 import type { DocumentExportResponse } from '../src/modules/exports/document-export.schemas.js';
 import type { TranscriptExportResponse } from '../src/modules/exports/transcript-export.schemas.js';
-import { createTestTenant, type TestContext } from './support/context.js';
+import { createTestTenant } from './support/context.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { invoicesUniversalModel } from '../src/models/invoice/invoice.js';
 import { documentResult, modelInput } from './models/document-fixtures.js';
 import { ciiInvoice, pdfWithXml, printedLines, SAMPLE } from './models/einvoice/einvoice-fixtures.js';
-import { COMPLETION, logIn as logInAt, openPage as openBrowserPage, startReviewerPageStand, type ReviewerPageStand } from './support/browser.js';
+import { COMPLETION, logIn as logInAt, openPage as openBrowserPage, useReviewerPageStand } from './support/browser.js';
 import { createUser, entityIndex, seedDetectedTask, seedDocumentTask, seedTranscriptTask, type TestUser } from './support/review.js';
 
-let stand: ReviewerPageStand;
-let ctx: TestContext;
-let browser: Browser;
-let baseUrl: string;
-
-beforeAll(async () => {
-  stand = await startReviewerPageStand();
-  ({ ctx, browser, baseUrl } = stand);
-});
-afterAll(async () => {
-  await stand?.close();
-});
+const stand = useReviewerPageStand();
 
 function openPage() {
-  return openBrowserPage(browser);
+  return openBrowserPage(stand.browser);
 }
 
 function logIn(page: Page, user: TestUser) {
-  return logInAt(page, baseUrl, user);
+  return logInAt(page, stand.baseUrl, user);
 }
 
 describe('reviewer page in Chromium', () => {
   it('logs in, opens a task, edits a field and completes the review; the export shows the edit', async () => {
-    const t = await createTestTenant(ctx);
-    const user = await createUser(ctx, t);
-    const task = await seedDocumentTask(ctx, t, { assignedUsers: [user.email], order: TaskAssignmentOrderType.Sequential });
+    const t = await createTestTenant(stand.ctx);
+    const user = await createUser(stand.ctx, t);
+    const task = await seedDocumentTask(stand.ctx, t, { assignedUsers: [user.email], order: TaskAssignmentOrderType.Sequential });
     const total = await entityIndex('Total');
 
     const { page, problems } = await openPage();
@@ -65,11 +54,11 @@ describe('reviewer page in Chromium', () => {
     expect(problems).toEqual([]);
     await page.close();
 
-    expect(await ctx.prisma.task.findUniqueOrThrow({ where: { id: task.id } })).toMatchObject({
+    expect(await stand.ctx.prisma.task.findUniqueOrThrow({ where: { id: task.id } })).toMatchObject({
       taskStatus: TaskStatus.ExportCompleted,
       integrationStatus: IntegrationStatus.Queued,
     });
-    const res = await ctx.app.inject({ method: 'GET', url: `${EXTERNAL_PREFIX}/sdtask/GetExportData/${task.id}`, headers: t.headers });
+    const res = await stand.ctx.app.inject({ method: 'GET', url: `${EXTERNAL_PREFIX}/sdtask/GetExportData/${task.id}`, headers: t.headers });
     const exported: DocumentExportResponse = res.json();
     expect(exported.chunks[0]!.entities[total]).toMatchObject({
       editedBy: user.id,
@@ -80,9 +69,9 @@ describe('reviewer page in Chromium', () => {
   });
 
   it('edits a transcript segment and adds an annotation; the transcript export shows both', async () => {
-    const t = await createTestTenant(ctx, { defaultTemplate: TemplateType.Transcripts });
-    const user = await createUser(ctx, t);
-    const task = await seedTranscriptTask(ctx, t);
+    const t = await createTestTenant(stand.ctx, { defaultTemplate: TemplateType.Transcripts });
+    const user = await createUser(stand.ctx, t);
+    const task = await seedTranscriptTask(stand.ctx, t);
     const { page, problems } = await openPage();
     await logIn(page, user);
     // The task list: a recording's minutes.
@@ -103,21 +92,21 @@ describe('reviewer page in Chromium', () => {
     expect(problems).toEqual([]);
     await page.close();
 
-    const res = await ctx.app.inject({ method: 'GET', url: `${EXTERNAL_PREFIX}/sdtask/GetExportData/Transcript/${task.id}`, headers: t.headers });
+    const res = await stand.ctx.app.inject({ method: 'GET', url: `${EXTERNAL_PREFIX}/sdtask/GetExportData/Transcript/${task.id}`, headers: t.headers });
     const exported: TranscriptExportResponse = res.json();
     expect(exported.transcript.transcripts[1]).toMatchObject({ speakerId: 'agent', displayText: 'how may I help' });
     expect(exported.transcript.annotations).toEqual([expect.objectContaining({ content: 'caller greets', createdBy: user.id, createdByUserName: user.name })]);
   });
 
   it('marks the fields read from an invoice\'s data and shows the warning of a print that contradicts it; an XML task shows its fields without a page', async () => {
-    const t = await createTestTenant(ctx, { defaultTemplate: TemplateType.InvoicesUniversal });
-    const user = await createUser(ctx, t);
+    const t = await createTestTenant(stand.ctx, { defaultTemplate: TemplateType.InvoicesUniversal });
+    const user = await createUser(stand.ctx, t);
     const dir = await mkdtemp(path.join(tmpdir(), 'review-einvoice-'));
     const detect = async (name: string, content: Uint8Array | string, kind: 'pdf' | 'xml', mimeType: string) => {
       const file = path.join(dir, name);
       await writeFile(file, content);
       const { chunks } = documentResult(await invoicesUniversalModel(await modelInput(file, kind, [1])));
-      return seedDetectedTask(ctx, t, { source: Buffer.from(content), mimeType, chunks }, { assignedUsers: [user.email] });
+      return seedDetectedTask(stand.ctx, t, { source: Buffer.from(content), mimeType, chunks }, { assignedUsers: [user.email] });
     };
     try {
       const printed = await detect('contradiction.pdf', await pdfWithXml(printedLines(SAMPLE, { total: '1587.50' }), ciiInvoice()), 'pdf', 'application/pdf');

@@ -4,39 +4,28 @@
  * the focused field and the save sends where it is printed, the keys that move, accept, undo and
  * complete, the item table, and the scripted review of bench:review within its action goal.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { TaskStatus, TemplateType } from '../src/domain/enums.js';
 import type { Entity } from '../src/domain/entities.js';
 import { FIXES, focusedCategory, pageImageShown, REVIEW_ACTIONS_GOAL, scriptedReview, withTwoWrongFields } from '../bench/lib/review-actions.js';
-import { COMPLETION, logIn, openPage, startReviewerPageStand, type ReviewerPageStand } from './support/browser.js';
-import { createTestTenant, type TestContext } from './support/context.js';
+import { COMPLETION, logIn, openPage, useReviewerPageStand } from './support/browser.js';
+import { createTestTenant } from './support/context.js';
 import { expandEntities } from '../src/domain/stored-entities.js';
 import { createUser, seedDetectedTask } from './support/review.js';
 import { reviewInvoice } from './support/review-invoice.js';
 
-let stand: ReviewerPageStand;
-let ctx: TestContext;
-let browser: Browser;
-let baseUrl: string;
-
-beforeAll(async () => {
-  stand = await startReviewerPageStand();
-  ({ ctx, browser, baseUrl } = stand);
-});
-afterAll(async () => {
-  await stand?.close();
-});
+const stand = useReviewerPageStand();
 
 /** The invoice with its two wrong fields, in review for a new reviewer of a new organization; the page open on it. */
 async function openInvoice() {
-  const t = await createTestTenant(ctx, { defaultTemplate: TemplateType.InvoicesUniversal });
-  const user = await createUser(ctx, t);
+  const t = await createTestTenant(stand.ctx, { defaultTemplate: TemplateType.InvoicesUniversal });
+  const user = await createUser(stand.ctx, t);
   const { pdf, chunks } = await reviewInvoice();
   const wrong = withTwoWrongFields(chunks);
-  const task = await seedDetectedTask(ctx, t, { source: pdf, mimeType: 'application/pdf', chunks: wrong }, { assignedUsers: [user.email] });
-  const { page, problems } = await openPage(browser, { width: 1400, height: 1000 });
-  await logIn(page, baseUrl, user);
+  const task = await seedDetectedTask(stand.ctx, t, { source: pdf, mimeType: 'application/pdf', chunks: wrong }, { assignedUsers: [user.email] });
+  const { page, problems } = await openPage(stand.browser, { width: 1400, height: 1000 });
+  await logIn(page, stand.baseUrl, user);
   await page.click(`button[data-task-id="${task.id}"]`);
   await pageImageShown(page);
   const index = (category: string) => wrong[0]!.entities.findIndex((e) => e.type === 'Field' && e.category === category);
@@ -56,7 +45,7 @@ async function rect(page: Page, selector: string) {
 }
 
 async function storedEntities(taskId: number): Promise<Entity[]> {
-  const chunk = await ctx.prisma.documentChunk.findFirstOrThrow({ where: { taskId, chunkNumber: 1 } });
+  const chunk = await stand.ctx.prisma.documentChunk.findFirstOrThrow({ where: { taskId, chunkNumber: 1 } });
   // Stored compact (domain/stored-entities.ts): read as every reader of the chunks reads them.
   return expandEntities(chunk.entities);
 }
@@ -147,7 +136,7 @@ describe('the reviewer page on an invoice', () => {
     expect(await input(page, 'InvoiceTotal').inputValue()).toBe(FIXES[1].word);
     await page.keyboard.press('Control+Enter');
     await expect.poll(() => page.textContent('#message'), COMPLETION).toContain(`Review of task #${task.id} completed`);
-    expect((await ctx.prisma.task.findUniqueOrThrow({ where: { id: task.id } })).taskStatus).toBe(TaskStatus.ExportCompleted);
+    expect((await stand.ctx.prisma.task.findUniqueOrThrow({ where: { id: task.id } })).taskStatus).toBe(TaskStatus.ExportCompleted);
     expect(problems).toEqual([]);
     await page.close();
   });

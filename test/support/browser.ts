@@ -1,4 +1,5 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { createTestContext, type TestContext } from './context.js';
 import { PASSWORD, type TestUser } from './review.js';
 
@@ -51,7 +52,7 @@ export interface ReviewerPageStand {
   close: () => Promise<void>;
 }
 
-export async function startReviewerPageStand(): Promise<ReviewerPageStand> {
+async function startReviewerPageStand(): Promise<ReviewerPageStand> {
   const ctx = await createTestContext();
   try {
     const baseUrl = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
@@ -69,4 +70,33 @@ export async function startReviewerPageStand(): Promise<ReviewerPageStand> {
     await ctx.close();
     throw error;
   }
+}
+
+/**
+ * Starts a stand before the file's tests and closes it after them. The returned object reads the
+ * running stand, so a test file declares one constant instead of a variable per part.
+ */
+export function useReviewerPageStand(): Omit<ReviewerPageStand, 'close'> {
+  let stand: ReviewerPageStand | undefined;
+  beforeAll(async () => {
+    stand = await startReviewerPageStand();
+  });
+  afterAll(async () => {
+    await stand?.close();
+  });
+  const running = () => {
+    if (!stand) throw new Error('the reviewer page stand is used outside the tests of its file');
+    return stand;
+  };
+  return {
+    get ctx() {
+      return running().ctx;
+    },
+    get browser() {
+      return running().browser;
+    },
+    get baseUrl() {
+      return running().baseUrl;
+    },
+  };
 }
