@@ -41,9 +41,10 @@ export const EU_INVOICE_LABELS: readonly LabelDefinition[] = [
     'laskunumero',
     'szamlaszam',
     `szamla\\s*${NUMBER}`,
-    'variabilni\\s*symbol',
   ]),
   ...labels('InvoiceId', 0.7, ['faktura', 'lasku', 'szamla', 'rachunek', 'danovy\\s*doklad']),
+  // "Number" alone, as the first vocabulary's bare "No." / "Nummer": weak, beaten by any named number.
+  ...labels('InvoiceId', 0.45, ['cislo', 'numer']),
 
   // BT-2, the issue date.
   ...labels('InvoiceDate', 1, [
@@ -320,6 +321,9 @@ export const EU_INVOICE_LABELS: readonly LabelDefinition[] = [
     '(?:bestel|order|klant|contract)nummer',
     `${NUMBER}\\s*(?:objednavky|zamowienia|klienta|zakaznika)`,
     'cislo\\s*(?:objednavky|zakaznika|smlouvy)',
+    // Czech and Slovak payment symbols: the reference a payer quotes, which may repeat the invoice
+    // number or not ("Variabilní symbol 233" on invoice 20150009); the title's number is the number.
+    '(?:variabilni|var\\.|konstantni|konst\\.|specificky|spec\\.)\\s*symbol',
     `(?:ordre|kunde|kund|order)${J}(?:nr\\.?|nummer)`,
     `(?:tilaus|asiakas)${J}(?:nro|numero)`,
   ]),

@@ -54,6 +54,19 @@ describe('invoice business terms in the EU languages', () => {
     expect(found).toMatchObject({ InvoiceId: 'R87654321012345', InvoiceDate: '2013-08-06' });
   });
 
+  it('a Czech payment symbol is not the invoice number; the title\'s number, or a bare "Číslo", is', async () => {
+    const titled = await read(rows('Faktura 20150009', 'Danovy doklad', [['Variabilni symbol', 50], ['233', 250]], [['Datum vystaveni', 50], ['10. 02. 2015', 250]]));
+    expect(titled.InvoiceId).toBe('20150009');
+    const numbered = await read(
+      rows(
+        [['Faktura - danovy doklad', 50], ['Cislo:', 300], ['FV-2/2021', 400]],
+        [['Datum vystaveni:', 50], ['01.04.2021', 200], ['Variabilni symbol:', 300], ['10112', 450]],
+        [['Var. symbol: 10112', 50]],
+      ),
+    );
+    expect(numbered.InvoiceId).toBe('FV-2/2021');
+  });
+
   it('"Netto" and "Brutto" after a total\'s label say which total it is; a tax line\'s tax is the rate of its base', async () => {
     const found = await read(
       rows(
