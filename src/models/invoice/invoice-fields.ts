@@ -16,7 +16,7 @@ import type { LayoutTable } from '../page/text/tables.js';
 import type { PageText, TextLine, TextRun } from '../page/text/text-lines.js';
 import { itemRowLines, namesNoField, TAX_CATEGORIES } from './label-filters.js';
 import { columnSum, firstInRow, furtherInRow, lineOf, rowAfter, totalsRowColumns } from './totals-row.js';
-import { amountsInWords, currencyMentions, ibans, paidAmounts, unlabelledDates, unlabelledVatNumbers } from './unlabelled-values.js';
+import { amountsInWords, currencyMentions, ibans, paidAmounts, totalsOfParts, unlabelledDates, unlabelledVatNumbers } from './unlabelled-values.js';
 
 export interface PageReadOptions {
   dates: DateOptions;
@@ -263,6 +263,7 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
   taxIds.push(...unlabelledVatNumbers(page, excluded, taxIds));
   candidates.push(
     ...paidAmounts(page, excluded, candidates),
+    ...totalsOfParts(page, excluded, candidates),
     ...unlabelledDates(page, options.dates, excluded, candidates),
     ...ibans(page, excluded),
     ...currencyMentions(page),

@@ -1,7 +1,7 @@
 /**
- * The values of a page that need no label: the total a tendered amount less its change gives,
- * dates, IBANs (wrapped ones too), the currencies printed, VAT numbers whose shape names them, and
- * a total written out in words.
+ * The values of a page that need no label: the total a tendered amount less its change gives, the
+ * total a labelled net and tax add up to, dates, IBANs (wrapped ones too), the currencies printed,
+ * VAT numbers whose shape names them, and a total written out in words.
  */
 import { currencyNamed, findAmountInWords } from './amount-in-words.js';
 import { SURE_PAYMENT, type FieldCandidate } from '../fields/field-candidate.js';
@@ -39,6 +39,43 @@ export function paidAmounts(page: PageText, excluded: ReadonlySet<TextLine>, lab
       if (!run || taken.has(run.spans[0]?.offset)) continue;
       found.push({ category: 'InvoiceTotal', value: run, contentNormalized: amount.value, score: PAID_AMOUNT, label: 0, labelLine: line });
     }
+  }
+  return found;
+}
+
+/** A bare amount that is a labelled net plus a labelled tax: the total, printed under them without a label of its own. */
+const TOTAL_OF_PARTS = 0.6;
+/** ...within this many rows below the lower of the two. */
+const PARTS_REACH = 3;
+/** A line of nothing but an amount and its currency ("1 210,00 Kč", "€ 96.00"): no label of anything. */
+const BARE_AMOUNT_LINE = /^[^\p{L}]*(?:\p{L}{1,3}\.?)?[^\p{L}]*$/u;
+
+/**
+ * The total an invoice prints bare under its net and tax lines ("Celkem bez DPH 1 000,00" / "DPH
+ * 21 % 210,00" / "1 210,00 Kč"): a line of a single amount, a few lines under a labelled net and a
+ * labelled tax, equal to their sum. The sum is the evidence; field-choice.ts weighs it with the
+ * other totals.
+ */
+export function totalsOfParts(page: PageText, excluded: ReadonlySet<TextLine>, labelled: readonly FieldCandidate[]): FieldCandidate[] {
+  const cents = (value: string) => Math.round(Number(value) * 100);
+  const placed = (category: string) =>
+    labelled.flatMap((c) => (c.category === category && c.label > 0 && c.labelLine && 'row' in c.labelLine ? [{ value: cents(c.contentNormalized), row: (c.labelLine as TextLine).row }] : []));
+  const nets = placed('SubTotal');
+  const taxes = [...placed('TotalTax'), ...placed('TaxLine')];
+  if (nets.length === 0 || taxes.length === 0) return [];
+  const taken = new Set(labelled.filter((c) => c.category === 'InvoiceTotal').map((c) => c.value.spans[0]?.offset));
+  const found: FieldCandidate[] = [];
+  for (const line of page.lines) {
+    if (excluded.has(line) || !BARE_AMOUNT_LINE.test(line.text)) continue;
+    const amounts = findAmounts(line.text).filter((a) => a.decimals);
+    if (amounts.length !== 1) continue;
+    const [amount] = amounts as [(typeof amounts)[number]];
+    const value = cents(amount.value);
+    const under = (n: { row: number }, t: { row: number }) => line.row > Math.max(n.row, t.row) && line.row - Math.max(n.row, t.row) <= PARTS_REACH;
+    if (!nets.some((n) => taxes.some((t) => under(n, t) && Math.abs(n.value + t.value - value) <= 1))) continue;
+    const run = subRun(page, line, amount.index, amount.length);
+    if (!run || taken.has(run.spans[0]?.offset)) continue;
+    found.push({ category: 'InvoiceTotal', value: run, contentNormalized: amount.value, score: TOTAL_OF_PARTS, label: 0, labelLine: line });
   }
   return found;
 }
