@@ -41,9 +41,9 @@ export const EU_INVOICE_LABELS: readonly LabelDefinition[] = [
     'laskunumero',
     'szamlaszam',
     `szamla\\s*${NUMBER}`,
-    'variabilni\\s*symbol',
   ]),
-  ...labels('InvoiceId', 0.7, ['faktura', 'lasku', 'szamla', 'rachunek', 'danovy\\s*doklad']),
+  // The Czech payment reference ("Variabilní symbol") is the invoice's number only by custom.
+  ...labels('InvoiceId', 0.7, ['faktura', 'lasku', 'szamla', 'rachunek', 'danovy\\s*doklad', 'variabilni\\s*symbol']),
 
   // BT-2, the issue date.
   ...labels('InvoiceDate', 1, [
