@@ -34,7 +34,7 @@ import { nationalNumberOf, vatCheckDigits } from './vat-check-digits.js';
 export type Check = 'pass' | 'weak-pass' | 'fail' | 'confirmed' | 'none';
 
 export type AgreeingKind = 'read' | 'term label' | 'check' | 'found again';
-export type Contradiction = 'check failed' | 'rival value' | 'check digits fail' | 'other company number' | 'tax office number' | 'characters put right';
+export type Contradiction = 'check failed' | 'rival value' | 'check digits fail' | 'other company number' | 'tax office number' | 'characters put right' | 'holds a label';
 
 export interface Evidence {
   /** Each kind of agreeing evidence, a check over other printed values twice. */
@@ -129,6 +129,8 @@ export function evidenceFor(field: InvoiceField, candidate: FieldCandidate, chec
   // Two values nearly as likely and nothing but their labels and places to choose: a check or a second reading would have chosen.
   const unsettled = check !== 'pass' && check !== 'confirmed' && rivalled(field, candidate, candidates);
   // An identifier the reader put right (a letter OCR read as a digit) passes its check digits because it was made to.
+  // A number that holds a word and a colon ("ATCUD:JF8346GM-21509" after "Fatura Nº") is another labelled value read as this one.
+  if (field === 'InvoiceId' && /\p{L}{2,}\s*:/u.test(candidate.value.text)) against ??= 'holds a label';
   if (IDENTIFIERS.has(field) && !alphanumerics(candidate.value.text).includes(alphanumerics(candidate.contentNormalized))) against ??= 'characters put right';
 
   if (TAX_ID_FIELDS.has(field)) {
@@ -158,6 +160,7 @@ const CONTRADICTION_CAP: Readonly<Record<Contradiction, number>> = {
   'check digits fail': SINGLE_EVIDENCE_CAP,
   'rival value': SINGLE_EVIDENCE_CAP,
   'characters put right': SINGLE_EVIDENCE_CAP,
+  'holds a label': SINGLE_EVIDENCE_CAP,
 };
 
 /**

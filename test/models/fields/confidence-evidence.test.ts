@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Entity } from '../../../src/domain/entities.js';
-import { confidenceFromEvidence, SINGLE_EVIDENCE_CAP } from '../../../src/models/fields/confidence-evidence.js';
+import { confidenceFromEvidence, evidenceFor, SINGLE_EVIDENCE_CAP } from '../../../src/models/fields/confidence-evidence.js';
+import type { FieldCandidate } from '../../../src/models/fields/field-candidate.js';
 import { nationalNumberOf, vatCheckDigits } from '../../../src/models/fields/vat-check-digits.js';
 import { invoicesUniversalModel } from '../../../src/models/invoice/invoice.js';
 import { useScratchDir } from '../../engines/fixtures.js';
@@ -49,6 +50,42 @@ describe('the confidence rule', () => {
     expect(confidenceFromEvidence(0.4, { agreeing: ['term label', 'found again'] }, true)).toBeLessThan(0.9);
     // OCR's characters keep the confidence their reading gives them.
     expect(confidenceFromEvidence(0.8, { agreeing: ['read', 'term label'] }, false)).toBe(0.8);
+  });
+});
+
+describe('the evidence for a chosen value', () => {
+  /** A candidate of a text layer, as the page's label reading gives it. */
+  const candidate = (category: FieldCandidate['category'], printed: string, contentNormalized: string, offset: number): FieldCandidate => ({
+    category,
+    value: { text: printed, box: { left: 0, top: 0, width: 1, height: 1 }, confidence: 1, spans: [{ offset, length: printed.length }], words: [] },
+    contentNormalized,
+    score: 0.95,
+    label: 1,
+  });
+
+  it('counts against an invoice number that holds another label, and against an identifier the reader put right', () => {
+    const atcud = candidate('InvoiceId', 'ATCUD:JF8346GM-21509', 'ATCUD:JF8346GM-21509', 40);
+    expect(evidenceFor('InvoiceId', atcud, 'none', [atcud]).against).toBe('holds a label');
+    const number = candidate('InvoiceId', 'FT 18A2401/21509', 'FT 18A2401/21509', 40);
+    expect(evidenceFor('InvoiceId', number, 'none', [number])).toEqual({ agreeing: ['read', 'term label'], against: undefined });
+    // "GB82 WE5T ..." read as GB82WEST...: its check digits pass because the reader made them.
+    const repaired = candidate('IBAN', 'GB82 WE5T 1234 5698 7654 32', 'GB82WEST12345698765432', 90);
+    expect(evidenceFor('IBAN', repaired, 'pass', [repaired]).against).toBe('characters put right');
+  });
+
+  it('does not count the same value printed two ways as a rival, nor the same label again as a second finding', () => {
+    const id = candidate('InvoiceId', 'E2018092011804', 'E2018092011804', 300);
+    const plain = { ...candidate('InvoiceId', '2018092011804', '2018092011804', 900) };
+    expect(evidenceFor('InvoiceId', id, 'none', [id, plain]).against).toBeUndefined();
+    const other = candidate('InvoiceId', '2018092011805', '2018092011805', 900);
+    expect(evidenceFor('InvoiceId', id, 'none', [id, other]).against).toBe('rival value');
+    // The same header on the second page: the same statement, not a second finding.
+    const hit = { definition: { category: 'InvoiceId' as const, source: 'rechnungsnummer', strength: 1 }, line: id.value as never, start: 0, labelEnd: 0, valueStart: 0 };
+    const first = { ...id, hit };
+    const again = { ...id, hit, value: { ...id.value, spans: [{ offset: 1300, length: 14 }] } };
+    expect(evidenceFor('InvoiceId', first, 'none', [first, again]).agreeing).not.toContain('found again');
+    const unlabelled = { ...again, hit: undefined, label: 0 };
+    expect(evidenceFor('InvoiceId', first, 'none', [first, unlabelled]).agreeing).toContain('found again');
   });
 });
 
