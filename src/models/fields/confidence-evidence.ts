@@ -163,18 +163,26 @@ const CONTRADICTION_CAP: Readonly<Record<Contradiction, number>> = {
   'holds a label': SINGLE_EVIDENCE_CAP,
 };
 
+/** OCR this sure of every word of a value, and a second reading agreeing, count its characters as read. */
+const SURE_OCR = 0.9;
+/** A text layer's words carry this confidence. */
+const TEXT_LAYER = 0.999;
+
 /**
- * The confidence the evidence allows a value whose label, place and reading gave it `base`: a
- * contradiction caps it, fewer than two agreeing kinds cap it below 0.9, two or more raise it to
- * 0.9 or more where its characters are a text layer's (OCR's characters keep the confidence their
- * reading gives them, whatever agrees with the value).
+ * The confidence the evidence allows a value whose label, place and reading gave it `base` (`ocr`:
+ * the OCR's confidence in its least sure word, 1 for a text layer): a contradiction caps it, fewer
+ * than two agreeing kinds cap it below 0.9, two or more raise it to 0.9 or more where its
+ * characters are known to be read right: a text layer's, or OCR's sure of every word and found
+ * again elsewhere (two readings that agree). Other OCR'd characters keep the confidence their
+ * reading gives them, whatever agrees with the value.
  */
-export function confidenceFromEvidence(base: number, evidence: Evidence, textLayer: boolean): number {
+export function confidenceFromEvidence(base: number, evidence: Evidence, ocr: number): number {
   if (evidence.against) return Math.min(base, CONTRADICTION_CAP[evidence.against]);
   const kinds = evidence.agreeing.length;
   if (kinds < 2) return Math.min(base, SINGLE_EVIDENCE_CAP);
   // A value neither its label nor its place gave surely is a guess the other evidence does not make sure.
   if (!evidence.agreeing.includes('read')) return Math.min(base, SINGLE_EVIDENCE_CAP);
-  if (!textLayer) return base;
+  const charactersRead = ocr >= TEXT_LAYER || (ocr >= SURE_OCR && evidence.agreeing.includes('found again'));
+  if (!charactersRead) return base;
   return Math.max(base, kinds >= 3 ? SURER : SURE);
 }

@@ -226,7 +226,7 @@ export function chooseFields(candidates: readonly PagedCandidate[]): Map<Invoice
     const read = confirmation ? { ...candidate, score: Math.max(candidate.score, confirmation.score) } : candidate;
     const checked = confirmation ? 'confirmed' : check;
     const evidence = evidenceFor(field, read, checked, candidates);
-    const confidence = confidenceFromEvidence(confidenceOf(read, checked), evidence, ocrConfidenceOf(read) >= TEXT_LAYER);
+    const confidence = confidenceFromEvidence(confidenceOf(read, checked), evidence, ocrConfidenceOf(read));
     chosen.set(field, { page: candidate.page, value: candidate.value, contentNormalized: candidate.contentNormalized, confidence });
   };
 

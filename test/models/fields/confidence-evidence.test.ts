@@ -42,14 +42,17 @@ describe('VAT ids\' check digits and the company number they hold', () => {
 
 describe('the confidence rule', () => {
   it('raises a text layer\'s value that two kinds of evidence agree on, caps one kind alone, and caps a contradiction whatever agrees', () => {
-    expect(confidenceFromEvidence(0.7, { agreeing: ['read', 'term label'] }, true)).toBeGreaterThanOrEqual(0.9);
-    expect(confidenceFromEvidence(0.7, { agreeing: ['read', 'term label', 'found again'] }, true)).toBeGreaterThan(confidenceFromEvidence(0.7, { agreeing: ['read', 'term label'] }, true));
-    expect(confidenceFromEvidence(0.99, { agreeing: ['read'] }, true)).toBe(SINGLE_EVIDENCE_CAP);
-    expect(confidenceFromEvidence(0.99, { agreeing: ['read', 'term label', 'check', 'check'], against: 'other company number' }, true)).toBeLessThan(0.9);
+    const textLayer = 1;
+    expect(confidenceFromEvidence(0.7, { agreeing: ['read', 'term label'] }, textLayer)).toBeGreaterThanOrEqual(0.9);
+    expect(confidenceFromEvidence(0.7, { agreeing: ['read', 'term label', 'found again'] }, textLayer)).toBeGreaterThan(confidenceFromEvidence(0.7, { agreeing: ['read', 'term label'] }, textLayer));
+    expect(confidenceFromEvidence(0.99, { agreeing: ['read'] }, textLayer)).toBe(SINGLE_EVIDENCE_CAP);
+    expect(confidenceFromEvidence(0.99, { agreeing: ['read', 'term label', 'check', 'check'], against: 'other company number' }, textLayer)).toBeLessThan(0.9);
     // A guess (no reading of the field by its label or place) is not made sure by what else agrees.
-    expect(confidenceFromEvidence(0.4, { agreeing: ['term label', 'found again'] }, true)).toBeLessThan(0.9);
-    // OCR's characters keep the confidence their reading gives them.
-    expect(confidenceFromEvidence(0.8, { agreeing: ['read', 'term label'] }, false)).toBe(0.8);
+    expect(confidenceFromEvidence(0.4, { agreeing: ['term label', 'found again'] }, textLayer)).toBeLessThan(0.9);
+    // OCR's characters keep the confidence their reading gives them, unless OCR was sure of each word and read the value twice.
+    expect(confidenceFromEvidence(0.8, { agreeing: ['read', 'term label'] }, 0.97)).toBe(0.8);
+    expect(confidenceFromEvidence(0.8, { agreeing: ['read', 'found again'] }, 0.97)).toBeGreaterThanOrEqual(0.9);
+    expect(confidenceFromEvidence(0.8, { agreeing: ['read', 'found again'] }, 0.7)).toBe(0.8);
   });
 });
 
