@@ -4,7 +4,8 @@
  *
  * - a value is sure when at least two independent kinds of evidence agree on it and nothing
  *   contradicts it; it is then raised to 0.9 or more (more the more kinds agree), however weakly
- *   its label alone scored it;
+ *   its label alone scored it, where its characters are known to be read right (a text layer, or
+ *   OCR sure of every word that read the value twice);
  * - with one kind alone it stays below 0.9, however strong that kind;
  * - a contradiction caps it lower still, whatever agrees.
  *
@@ -18,7 +19,9 @@
  *
  * The contradictions: a check failed; another value for the field nearly as likely; a VAT id whose
  * check digits fail, or that holds another company number than its party prints; a tax office's
- * number standing in for a VAT id. Impossible values are capped after (impossible-values.ts).
+ * number standing in for a VAT id; an identifier the reader put right to pass its check digits;
+ * an invoice number that holds another label. Impossible values are capped after
+ * (impossible-values.ts).
  */
 import type { InvoiceField } from './invoice-field-names.js';
 import type { FieldCandidate } from './field-candidate.js';
@@ -165,8 +168,8 @@ const CONTRADICTION_CAP: Readonly<Record<Contradiction, number>> = {
 
 /** OCR this sure of every word of a value, and a second reading agreeing, count its characters as read. */
 const SURE_OCR = 0.9;
-/** A text layer's words carry this confidence. */
-const TEXT_LAYER = 0.999;
+/** A text layer's words carry this confidence; OCR's words less. */
+export const TEXT_LAYER = 0.999;
 
 /**
  * The confidence the evidence allows a value whose label, place and reading gave it `base` (`ocr`:

@@ -1,9 +1,9 @@
 /**
  * One value per field from the candidates of every page: the best scored, with the fields checked
  * against each other (subtotal + tax = total, cash tendered − change = total, the total as written
- * out in words, due date on or after the invoice date, no impossible value: impossible-values.ts), and a confidence a reviewer can act on: it
- * combines the OCR's confidence in the characters, how surely the label names the field, and the
- * cross-checks; a field that fails one is never certain.
+ * out in words, due date on or after the invoice date, no impossible value: impossible-values.ts), and a confidence a reviewer can act on: the
+ * OCR's confidence in the characters and how surely the label names the field, weighed by the
+ * evidence for and against the value (confidence-evidence.ts, one rule for invoices and receipts).
  */
 import type { PageRef } from '../page/text/entities.js';
 import type { InvoiceField } from './invoice-field-names.js';
@@ -11,7 +11,7 @@ import { hasSmudgedWord, SURE_PAYMENT, type CandidateCategory, type FieldCandida
 import { plain } from './normalize.js';
 import { isValidIban } from './identifiers.js';
 import { capImpossible } from './impossible-values.js';
-import { confidenceFromEvidence, evidenceFor, type Check } from './confidence-evidence.js';
+import { confidenceFromEvidence, evidenceFor, TEXT_LAYER, type Check } from './confidence-evidence.js';
 import type { TextRun } from '../page/text/text-lines.js';
 
 export interface PagedCandidate extends FieldCandidate {
@@ -40,8 +40,6 @@ function ofCategory(candidates: readonly PagedCandidate[], category: CandidateCa
 
 /** A value read by OCR without a check to confirm it can have a wrong character whatever the OCR says. */
 const UNCHECKED_OCR_CAP = 0.85;
-/** Words of a text layer carry this confidence; OCR's words less. */
-const TEXT_LAYER = 0.999;
 /** Only a value a code certifies (the fiscal QR code) is certain. */
 const PRINTED_CAP = 0.99;
 
