@@ -1,9 +1,9 @@
 /**
  * One value per field from the candidates of every page: the best scored, with the fields checked
  * against each other (subtotal + tax = total, cash tendered − change = total, the total as written
- * out in words, due date on or after the invoice date, no impossible value: impossible-values.ts), and a confidence a reviewer can act on: it
- * combines the OCR's confidence in the characters, how surely the label names the field, and the
- * cross-checks; a field that fails one is never certain.
+ * out in words, due date on or after the invoice date, no impossible value: impossible-values.ts), and a confidence a reviewer can act on: the
+ * OCR's confidence in the characters and how surely the label names the field, weighed by the
+ * evidence for and against the value (confidence-evidence.ts, one rule for invoices and receipts).
  */
 import type { PageRef } from '../page/text/entities.js';
 import type { InvoiceField } from './invoice-field-names.js';
@@ -11,7 +11,7 @@ import { hasSmudgedWord, SURE_PAYMENT, type CandidateCategory, type FieldCandida
 import { plain } from './normalize.js';
 import { isValidIban } from './identifiers.js';
 import { capImpossible } from './impossible-values.js';
-import { evidenceCap } from './confidence-evidence.js';
+import { confidenceFromEvidence, evidenceFor, TEXT_LAYER, type Check } from './confidence-evidence.js';
 import type { TextRun } from '../page/text/text-lines.js';
 
 export interface PagedCandidate extends FieldCandidate {
@@ -24,12 +24,6 @@ export interface ChosenField {
   contentNormalized: string;
   confidence: number;
 }
-
-/**
- * Every check a field can pass or fail; 'confirmed': a second reading of the page, independent of
- * the field's label and place, found the same value (a confirming candidate, field-candidate.ts).
- */
-type Check = 'pass' | 'fail' | 'confirmed' | 'none';
 
 const cents = (value: string) => Math.round(Number(value) * 100);
 
@@ -50,23 +44,38 @@ const UNCHECKED_OCR_CAP = 0.85;
 const PRINTED_CAP = 0.99;
 
 /**
- * How sure a field is: its candidate's score (label × place × form) times how surely its
+ * How surely a field's value was read, before the evidence for it is weighed
+ * (confidence-evidence.ts): its candidate's score (label × place × form) times how surely its
  * characters were read (1 for a text layer; from the OCR's confidence in its least sure word),
- * raised by a check it passes, capped low by one it fails; read by OCR and not confirmed by any
- * check, it stays below the 0.9 from which a reviewer may skip it. A confirmed value is not raised
- * (its confirmation's score stands in for the candidate's, chooseFields), only freed of that cap:
- * its characters count as read.
+ * raised by a check over other printed values it passes, capped low by one it fails; read by OCR
+ * and not confirmed by any check, it stays below the 0.9 from which a reviewer may skip it. A
+ * confirmed value is not raised (its confirmation's score stands in for the candidate's,
+ * chooseFields), only freed of that cap: its characters count as read.
  */
 export function confidenceOf(candidate: FieldCandidate, check: Check): number {
-  const words = candidate.value.words;
-  const ocr = words.length > 0 ? Math.min(...words.map((w) => w.confidence)) : candidate.value.confidence;
-  const textLayer = ocr >= 0.999;
-  const reading = textLayer ? 1 : Math.max(0, Math.min(1, (ocr - 0.6) / 0.35));
+  const reading = readingOf(candidate);
   let confidence = candidate.score * (0.5 + 0.5 * reading);
   if (check === 'pass') confidence = Math.max(confidence, (0.6 + 0.39 * reading) * Math.min(1, candidate.score + 0.3));
   if (check === 'fail') confidence = Math.min(confidence, 0.6);
-  if (!textLayer && check !== 'pass' && check !== 'confirmed') confidence = Math.min(confidence, UNCHECKED_OCR_CAP);
+  if (!charactersSure(candidate, check)) confidence = Math.min(confidence, UNCHECKED_OCR_CAP);
   return Math.max(0, Math.min(PRINTED_CAP, confidence));
+}
+
+/** The OCR's confidence in the value's least sure word (1 for a text layer). */
+function ocrConfidenceOf(candidate: FieldCandidate): number {
+  const words = candidate.value.words;
+  return words.length > 0 ? Math.min(...words.map((w) => w.confidence)) : candidate.value.confidence;
+}
+
+/** How surely OCR read the value's characters, 0..1: 1 for a text layer. */
+function readingOf(candidate: FieldCandidate): number {
+  const ocr = ocrConfidenceOf(candidate);
+  return ocr >= TEXT_LAYER ? 1 : Math.max(0, Math.min(1, (ocr - 0.6) / 0.35));
+}
+
+/** A text layer's characters are what was printed; OCR's only when a check or a second reading confirms them. */
+function charactersSure(candidate: FieldCandidate, check: Check): boolean {
+  return ocrConfidenceOf(candidate) >= TEXT_LAYER || check === 'pass' || check === 'confirmed';
 }
 
 interface AmountChoice {
@@ -202,19 +211,21 @@ function distinctLines(candidates: readonly PagedCandidate[]): PagedCandidate[] 
   });
 }
 
-export interface ChoiceOptions {
-  /** Invoices: a field reaches 0.9 only with two agreeing kinds of evidence (confidence-evidence.ts). */
-  evidence?: boolean;
-}
-
-export function chooseFields(candidates: readonly PagedCandidate[], options: ChoiceOptions = {}): Map<InvoiceField, ChosenField> {
+/**
+ * One value per field, each with the confidence its evidence allows (confidence-evidence.ts): the
+ * same rule for invoices and receipts.
+ */
+export function chooseFields(candidates: readonly PagedCandidate[]): Map<InvoiceField, ChosenField> {
   const chosen = new Map<InvoiceField, ChosenField>();
   const set = (field: InvoiceField, candidate: PagedCandidate | undefined, check: Check = 'none') => {
     if (!candidate) return;
+    // A second reading of the value (field-candidate.ts) confirms it, its score standing in for the candidate's.
     const confirmation = check === 'none' ? confirmationOf(candidates, field, candidate) : undefined;
-    const confidence = confirmation ? confidenceOf({ ...candidate, score: Math.max(candidate.score, confirmation.score) }, 'confirmed') : confidenceOf(candidate, check);
-    const cap = options.evidence ? evidenceCap(field, candidate, check, candidates) : 1;
-    chosen.set(field, { page: candidate.page, value: candidate.value, contentNormalized: candidate.contentNormalized, confidence: Math.min(cap, confidence) });
+    const read = confirmation ? { ...candidate, score: Math.max(candidate.score, confirmation.score) } : candidate;
+    const checked = confirmation ? 'confirmed' : check;
+    const evidence = evidenceFor(field, read, checked, candidates);
+    const confidence = confidenceFromEvidence(confidenceOf(read, checked), evidence, ocrConfidenceOf(read));
+    chosen.set(field, { page: candidate.page, value: candidate.value, contentNormalized: candidate.contentNormalized, confidence });
   };
 
   for (const field of ['InvoiceId', 'VendorTaxId', 'CustomerTaxId', 'VendorAddress'] as const) {
@@ -234,8 +245,9 @@ export function chooseFields(candidates: readonly PagedCandidate[], options: Cho
 
   const due = ofCategory(candidates, 'DueDate')[0];
   const issued = ofCategory(candidates, 'InvoiceDate').find((c) => !due || c.value.spans[0]?.offset !== due.value.spans[0]?.offset || c.page !== due.page);
-  const datesCheck: Check = issued && due ? (due.contentNormalized >= issued.contentNormalized ? 'pass' : 'fail') : 'none';
-  set('InvoiceDate', issued, datesCheck === 'fail' ? 'fail' : 'none');
+  // A due date on or after the issue date makes both plausible, no more: a weak check.
+  const datesCheck: Check = issued && due ? (due.contentNormalized >= issued.contentNormalized ? 'weak-pass' : 'fail') : 'none';
+  set('InvoiceDate', issued, datesCheck);
   set('DueDate', due, datesCheck);
 
   const amounts = chooseAmounts(candidates);

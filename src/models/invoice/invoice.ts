@@ -95,7 +95,7 @@ function invoiceModel(kind: InvoiceKind): Model {
 
     const dates = documentDateOrder(input.language, pages);
     const candidates = pages.flatMap((page) => pageCandidates(page, kind, dates));
-    const general = chooseFields(candidates, { evidence: !kind.receipt });
+    const general = chooseFields(candidates);
     const [fiscalCode] = fiscalCodes;
     if (fiscalCode) confirmWithFiscalCode(general, fiscalCode);
     // The vendor's profile, when reviewers taught the workspace this vendor: its reading first.

@@ -136,8 +136,10 @@ describe('invoice business terms in the EU languages', () => {
     expect(confidence(single, 'VendorName')).toBeLessThan(0.9);
     // Two VAT ids of the seller that differ: the evidence conflicts.
     const vatIds = (...ids: string[]) => rows('Kraemer Handel GmbH', 'Hafenstrasse 4, 20457 Hamburg', ...ids, 'Rechnung Nr. 2024-17', 'Gesamtbetrag 119,00 EUR');
-    expect(confidence(await entities(vatIds('USt-IdNr.: DE123456789')), 'VendorTaxId')).toBeGreaterThanOrEqual(0.9);
-    expect(confidence(await entities(vatIds('USt-IdNr.: DE123456789', 'USt-IdNr.: DE987654321')), 'VendorTaxId')).toBeLessThan(0.9);
+    expect(confidence(await entities(vatIds('USt-IdNr.: DE136695976')), 'VendorTaxId')).toBeGreaterThanOrEqual(0.9);
+    expect(confidence(await entities(vatIds('USt-IdNr.: DE136695976', 'USt-IdNr.: DE987654321')), 'VendorTaxId')).toBeLessThan(0.9);
+    // A VAT id whose check digits fail (a placeholder, or a digit misprinted) is not sure either.
+    expect(confidence(await entities(vatIds('USt-IdNr.: DE123456789')), 'VendorTaxId')).toBeLessThan(0.9);
     // Zeros add up trivially: no check.
     const zeros = await entities(rows('Rechnung Nr. 2024-17', 'Nettobetrag 0,00', 'MwSt. 0,00', 'Gesamtbetrag 0,00 EUR'));
     expect(confidence(zeros, 'InvoiceTotal')).toBeLessThan(0.9);
