@@ -7,6 +7,7 @@
  * proportional line off by a character or two.
  */
 import { OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { OperatorVisitor } from './pdf-page-walk.js';
 
 /** The advances of one font's glyphs, in ems (font size 1), by the character they show. */
 export interface FontAdvances {
@@ -71,140 +72,153 @@ interface TextState {
 }
 
 /**
- * Collects each font's glyph advances from one walk of a page's operator list: the font in force
- * (setFont, through save/restore and form XObjects) and its character spacing at each showText,
- * and the gaps between letters shown one after the other on a line: the pen is followed along
- * the line (glyph advances, spacing, TJ offsets) and across moves that stay on it (Td, Tm).
+ * Collects each font's glyph advances from the operators of a page's list, in order (one walk of
+ * it, pdf-page-walk.ts): the font in force (setFont, through save/restore and form XObjects) and
+ * its character spacing at each showText, and the gaps between letters shown one after the other
+ * on a line: the pen is followed along the line (glyph advances, spacing, TJ offsets) and across
+ * moves that stay on it (Td, Tm).
  */
-export function pageFontAdvances(operators: { fnArray: ArrayLike<number>; argsArray: ArrayLike<unknown> }): PageFontAdvances {
-  const tallies = new Map<string, FontTally>();
-  let state: TextState = { font: undefined, size: 1, charSpacing: 0, wordSpacing: 0, hScale: 1 };
-  const saved: TextState[] = [];
+export class FontAdvanceTally implements OperatorVisitor {
+  private readonly tallies = new Map<string, FontTally>();
+  private state: TextState = { font: undefined, size: 1, charSpacing: 0, wordSpacing: 0, hScale: 1 };
+  private readonly saved: TextState[] = [];
   // Along the current line, in text space from the line's origin: where the pen is, and where the
-  // last letter ended (before the character spacing after it) unless a space followed it.
-  let pen = 0;
-  let last: { font: string; character: number; end: number } | undefined;
-  let lineMatrix: readonly number[] | undefined = [1, 0, 0, 1, 0, 0];
-  // A move (Td, or a new matrix) starts the pen at the new origin, dx further along the line.
-  const moveAlong = (dx: number) => {
-    pen = 0;
-    if (last) last.end -= dx;
-  };
-  const newLine = () => {
-    pen = 0;
-    last = undefined;
-  };
-  const { fnArray, argsArray } = operators;
-  for (let i = 0; i < fnArray.length; i++) {
-    const args = argsArray[i] as unknown[] | null;
-    switch (fnArray[i]) {
+  // last letter ended (before the character spacing after it) unless a space followed it (then
+  // lastFont is undefined). Fields rather than an object: this runs for every glyph of the page.
+  private pen = 0;
+  private lastFont: string | undefined;
+  private lastCharacter = 0;
+  private lastEnd = 0;
+  private lineMatrix: readonly number[] | undefined = [1, 0, 0, 1, 0, 0];
+
+  /** A move (Td, or a new matrix) starts the pen at the new origin, dx further along the line. */
+  private moveAlong(dx: number): void {
+    this.pen = 0;
+    if (this.lastFont !== undefined) this.lastEnd -= dx;
+  }
+
+  private newLine(): void {
+    this.pen = 0;
+    this.lastFont = undefined;
+  }
+
+  visit(op: number, args: unknown[] | null): void {
+    switch (op) {
       case OPS.save:
       case OPS.paintFormXObjectBegin:
-        saved.push(state);
+        this.saved.push(this.state);
         break;
       case OPS.restore:
       case OPS.paintFormXObjectEnd:
-        state = saved.pop() ?? state;
+        this.state = this.saved.pop() ?? this.state;
         break;
       case OPS.setFont:
-        state = { ...state, font: typeof args?.[0] === 'string' ? args[0] : undefined, size: Math.abs(Number(args?.[1])) || 1 };
+        this.state = { ...this.state, font: typeof args?.[0] === 'string' ? args[0] : undefined, size: Math.abs(Number(args?.[1])) || 1 };
         break;
       case OPS.setCharSpacing:
-        state = { ...state, charSpacing: Number(args?.[0]) || 0 };
+        this.state = { ...this.state, charSpacing: Number(args?.[0]) || 0 };
         break;
       case OPS.setWordSpacing:
-        state = { ...state, wordSpacing: Number(args?.[0]) || 0 };
+        this.state = { ...this.state, wordSpacing: Number(args?.[0]) || 0 };
         break;
       case OPS.setHScale:
-        state = { ...state, hScale: (Number(args?.[0]) || 100) / 100 };
+        this.state = { ...this.state, hScale: (Number(args?.[0]) || 100) / 100 };
         break;
       case OPS.beginText:
-        newLine();
-        lineMatrix = [1, 0, 0, 1, 0, 0];
+        this.newLine();
+        this.lineMatrix = [1, 0, 0, 1, 0, 0];
         break;
       case OPS.moveText:
       case OPS.setLeadingMoveText: {
         const [dx = 0, dy = 0] = (args ?? []) as number[];
-        if (dy === 0) moveAlong(dx);
-        else newLine();
-        if (lineMatrix) {
-          const [a, b, c, d, e, f] = lineMatrix as [number, number, number, number, number, number];
-          lineMatrix = [a, b, c, d, e + dx * a + dy * c, f + dx * b + dy * d];
+        if (dy === 0) this.moveAlong(dx);
+        else this.newLine();
+        if (this.lineMatrix) {
+          const [a, b, c, d, e, f] = this.lineMatrix as [number, number, number, number, number, number];
+          this.lineMatrix = [a, b, c, d, e + dx * a + dy * c, f + dx * b + dy * d];
         }
         break;
       }
       case OPS.setTextMatrix: {
         const m = Array.from((args?.[0] ?? []) as ArrayLike<number>);
-        const before = lineMatrix;
+        const before = this.lineMatrix;
         // A new matrix on the same line (same scale, no turn, same baseline) moves the pen along it.
         const along = before && m.length === 6 && m[1] === 0 && m[2] === 0 && m[0] !== 0 && m[0] === before[0] && m[3] === before[3] && before[1] === 0 && before[2] === 0 && m[5] === before[5];
-        if (along) moveAlong((m[4]! - before[4]!) / m[0]!);
-        else newLine();
-        lineMatrix = m.length === 6 ? m : undefined;
+        if (along) this.moveAlong((m[4]! - before[4]!) / m[0]!);
+        else this.newLine();
+        this.lineMatrix = m.length === 6 ? m : undefined;
         break;
       }
       case OPS.nextLine:
-        newLine();
-        lineMatrix = undefined;
+        this.newLine();
+        this.lineMatrix = undefined;
         break;
-      case OPS.showText: {
-        if (state.font === undefined || !Array.isArray(args?.[0])) break;
-        const { font, size, charSpacing, wordSpacing, hScale } = state;
-        let tally = tallies.get(font);
-        if (!tally) tallies.set(font, (tally = { widths: new Map(), charSpacings: new Set(), pairGaps: new Map() }));
-        tally.charSpacings.add(charSpacing / size);
-        for (const glyph of args[0] as unknown[]) {
-          if (typeof glyph === 'number') {
-            pen -= (glyph / GLYPH_UNITS_PER_EM) * size * hScale; // a TJ position adjustment
-            continue;
-          }
-          if (typeof glyph !== 'object' || glyph === null) continue;
-          const { unicode, width, isSpace } = glyph as ShownGlyph;
-          const em = typeof width === 'number' && Number.isFinite(width) ? width / GLYPH_UNITS_PER_EM : 0;
-          const character = typeof unicode === 'string' ? unicode : '';
-          if (character.trim() === '') {
-            if (character.length > 0 && !tally.widths.has(character.codePointAt(0)!)) tally.widths.set(character.codePointAt(0)!, em);
-            pen += (em * size + charSpacing + (isSpace === true ? wordSpacing : 0)) * hScale;
-            last = undefined;
-            continue;
-          }
-          const first = character.codePointAt(0)!;
-          let final = first;
-          if (character.length === 1 || (character.length === 2 && first > 0xffff)) {
-            if (!tally.widths.has(first)) tally.widths.set(first, em);
-          } else {
-            // pdf.js writes a ligature glyph ("ﬁ") as its letters in the text: each gets a share.
-            const letters = Array.from(character.normalize('NFKC'), (letter) => letter.codePointAt(0)!);
-            if (!tally.widths.has(first)) tally.widths.set(first, em);
-            for (const letter of letters) if (!tally.widths.has(letter)) tally.widths.set(letter, em / letters.length);
-            final = letters.at(-1) ?? first;
-          }
-          if (last?.font === font) {
-            const gap = (pen - last.end) / (size * hScale);
-            const key = pairKey(last.character, first);
-            if (gap > MIN_PAIR_GAP_EM && gap < MAX_PAIR_GAP_EM && !tally.pairGaps.has(key)) tally.pairGaps.set(key, gap);
-          }
-          pen += em * size * hScale;
-          last = { font, character: final, end: pen };
-          pen += charSpacing * hScale;
-        }
+      case OPS.showText:
+        if (this.state.font !== undefined && Array.isArray(args?.[0])) this.showText(this.state.font, args[0] as unknown[]);
         break;
-      }
     }
   }
-  const fonts = new Map<string, FontAdvances>();
-  for (const [name, { widths, charSpacings, pairGaps }] of tallies) {
-    const known = [...widths.entries()].filter(([character]) => !isWhitespace(character)).map(([, width]) => width);
-    if (known.length === 0) continue;
-    const [charSpacing] = charSpacings;
-    fonts.set(name, {
-      byCharacter: widths,
-      average: known.reduce((sum, width) => sum + width, 0) / known.length,
-      charSpacing: charSpacings.size === 1 ? (charSpacing ?? 0) : 0,
-      pairGaps,
-    });
+
+  private showText(font: string, glyphs: readonly unknown[]): void {
+    const { size, charSpacing, wordSpacing, hScale } = this.state;
+    let tally = this.tallies.get(font);
+    if (!tally) this.tallies.set(font, (tally = { widths: new Map(), charSpacings: new Set(), pairGaps: new Map() }));
+    tally.charSpacings.add(charSpacing / size);
+    for (const glyph of glyphs) {
+      if (typeof glyph === 'number') {
+        this.pen -= (glyph / GLYPH_UNITS_PER_EM) * size * hScale; // a TJ position adjustment
+        continue;
+      }
+      if (typeof glyph !== 'object' || glyph === null) continue;
+      const { unicode, width, isSpace } = glyph as ShownGlyph;
+      const em = typeof width === 'number' && Number.isFinite(width) ? width / GLYPH_UNITS_PER_EM : 0;
+      const character = typeof unicode === 'string' ? unicode : '';
+      if (character.trim() === '') {
+        if (character.length > 0 && !tally.widths.has(character.codePointAt(0)!)) tally.widths.set(character.codePointAt(0)!, em);
+        this.pen += (em * size + charSpacing + (isSpace === true ? wordSpacing : 0)) * hScale;
+        this.lastFont = undefined;
+        continue;
+      }
+      const first = character.codePointAt(0)!;
+      let final = first;
+      if (character.length === 1 || (character.length === 2 && first > 0xffff)) {
+        if (!tally.widths.has(first)) tally.widths.set(first, em);
+      } else {
+        // pdf.js writes a ligature glyph ("ﬁ") as its letters in the text: each gets a share.
+        const letters = Array.from(character.normalize('NFKC'), (letter) => letter.codePointAt(0)!);
+        if (!tally.widths.has(first)) tally.widths.set(first, em);
+        for (const letter of letters) if (!tally.widths.has(letter)) tally.widths.set(letter, em / letters.length);
+        final = letters.at(-1) ?? first;
+      }
+      if (this.lastFont === font) {
+        const gap = (this.pen - this.lastEnd) / (size * hScale);
+        const key = pairKey(this.lastCharacter, first);
+        if (gap > MIN_PAIR_GAP_EM && gap < MAX_PAIR_GAP_EM && !tally.pairGaps.has(key)) tally.pairGaps.set(key, gap);
+      }
+      this.pen += em * size * hScale;
+      this.lastFont = font;
+      this.lastCharacter = final;
+      this.lastEnd = this.pen;
+      this.pen += charSpacing * hScale;
+    }
   }
-  return fonts;
+
+  /** Each font's advances, of the operators visited so far. */
+  result(): PageFontAdvances {
+    const fonts = new Map<string, FontAdvances>();
+    for (const [name, { widths, charSpacings, pairGaps }] of this.tallies) {
+      const known = [...widths.entries()].filter(([character]) => !isWhitespace(character)).map(([, width]) => width);
+      if (known.length === 0) continue;
+      const [charSpacing] = charSpacings;
+      fonts.set(name, {
+        byCharacter: widths,
+        average: known.reduce((sum, width) => sum + width, 0) / known.length,
+        charSpacing: charSpacings.size === 1 ? (charSpacing ?? 0) : 0,
+        pairGaps,
+      });
+    }
+    return fonts;
+  }
 }
 
 /** A word of a run: its UTF-16 range in the run's text and its extent along the run, in run units. */

@@ -1,10 +1,10 @@
-// First: it keeps the native JSON functions that loading pdfjs replaces (native-json.ts).
-import { restoreNativeJson } from './native-json.js';
+// First: it keeps the built-ins that loading pdfjs replaces (native-builtins.ts).
+import { restoreNativeBuiltins } from './native-builtins.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
-import { getDocument, OPS, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { getDocument, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PageViewport, PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 // Loading the worker module here registers its message handler on globalThis, so pdfjs parses in
 // this thread instead of looking up and importing a worker script.
@@ -12,14 +12,18 @@ import 'pdfjs-dist/legacy/build/pdf.worker.mjs';
 import { countEvent } from '../observability/thread-counts.js';
 import { errorMessage, PdfUnreadableError } from './errors.js';
 import type { Box } from './geometry.js';
-import { pageFontAdvances, wordSpans, type FontAdvances, type PageFontAdvances } from './pdf-glyph-widths.js';
+import { DrawingTally, type PageDrawing } from './pdf-drawing.js';
+import { FontAdvanceTally, wordSpans, type FontAdvances, type PageFontAdvances } from './pdf-glyph-widths.js';
+import { walkOperators } from './pdf-page-walk.js';
+import { ViewportBox } from './viewport-box.js';
 
-restoreNativeJson();
+export type { PageDrawing } from './pdf-drawing.js';
+
+restoreNativeBuiltins();
 
 type TextContent = Awaited<ReturnType<PDFPageProxy['getTextContent']>>;
 type TextItem = Extract<TextContent['items'][number], { str: string }>;
 type TextStyle = TextContent['styles'][string];
-type OperatorList = Awaited<ReturnType<PDFPageProxy['getOperatorList']>>;
 
 /** The part of pdfjs' Node canvas (@napi-rs/canvas) and its factory that rendering needs. */
 interface NodeCanvas {
@@ -142,229 +146,80 @@ export async function pdfPageText(doc: PDFDocumentProxy, pageNumber: number): Pr
 const MULTI_WORD = /\S\s+\S/;
 
 /**
- * The glyph advances of a page's fonts, from its operator list; none when pdf.js cannot build the
- * list (the words are then split evenly). The list is kept for the page's drawing (pdfPageDrawing),
- * which the models read on most text pages, so a page's list is built once.
+ * The glyph advances of a page's fonts, from a walk of its operator list; none when pdf.js cannot
+ * build the list (the words are then split evenly). The same walk makes out the page's drawing
+ * (pdfPageDrawing), which the models read on most text pages: it is kept for it, so a page's list
+ * is built and walked once.
  */
 async function fontAdvancesOf(doc: PDFDocumentProxy, page: PDFPageProxy, pageNumber: number): Promise<PageFontAdvances | undefined> {
-  const reading = page.getOperatorList();
-  keepOperatorList(doc, pageNumber, reading);
+  const walking = walkPage(page, pageNumber, { fonts: true });
+  keepWalk(doc, pageNumber, walking);
   try {
-    return pageFontAdvances(await reading);
+    return (await walking).fonts;
   } catch {
     return undefined;
   }
 }
 
-/**
- * Operator lists read for a page's words and not yet taken by its drawing, by document: a few
- * pages' worth, as many as are read ahead of the one being worked on; the oldest goes first.
- */
-const operatorListsKept = new WeakMap<PDFDocumentProxy, Map<number, Promise<OperatorList>>>();
-const KEPT_OPERATOR_LISTS = 8;
+/** What one walk of a page's operator list made out. */
+interface PageWalk {
+  /** Its fonts' glyph advances: none when not asked for, or when they could not be made out. */
+  fonts: PageFontAdvances | undefined;
+  /** Its drawing, or what making it out threw. */
+  drawing: { value: PageDrawing } | { error: unknown };
+}
 
-function keepOperatorList(doc: PDFDocumentProxy, pageNumber: number, reading: Promise<OperatorList>): void {
-  reading.catch(() => {}); // the drawing that takes it reports the failure; it may never be taken
-  let kept = operatorListsKept.get(doc);
-  if (!kept) operatorListsKept.set(doc, (kept = new Map()));
+/** Builds a page's operator list and walks it once for its drawing, and its fonts' advances when asked. */
+async function walkPage(page: PDFPageProxy, pageNumber: number, wanted: { fonts: boolean }): Promise<PageWalk> {
+  const list = await unreadableOnError(`page ${pageNumber} drawing`, () => page.getOperatorList());
+  const drawing = new DrawingTally(page.getViewport({ scale: 1 }).transform);
+  const fonts = wanted.fonts ? new FontAdvanceTally() : undefined;
+  const [drawingFailure, fontsFailure] = walkOperators(list, fonts ? [drawing, fonts] : [drawing]);
+  return {
+    fonts: fonts && !fontsFailure ? fonts.result() : undefined,
+    drawing: drawingFailure ?? { value: drawing.result() },
+  };
+}
+
+/**
+ * Walks made for a page's words and not yet taken by its drawing, by document: a few pages'
+ * worth, as many as are read ahead of the one being worked on; the oldest goes first.
+ */
+const walksKept = new WeakMap<PDFDocumentProxy, Map<number, Promise<PageWalk>>>();
+const KEPT_WALKS = 8;
+
+function keepWalk(doc: PDFDocumentProxy, pageNumber: number, walking: Promise<PageWalk>): void {
+  walking.catch(() => {}); // the drawing that takes it reports the failure; it may never be taken
+  let kept = walksKept.get(doc);
+  if (!kept) walksKept.set(doc, (kept = new Map()));
   kept.delete(pageNumber);
-  kept.set(pageNumber, reading);
+  kept.set(pageNumber, walking);
   for (const oldest of kept.keys()) {
-    if (kept.size <= KEPT_OPERATOR_LISTS) break;
+    if (kept.size <= KEPT_WALKS) break;
     kept.delete(oldest);
   }
 }
 
-function takeOperatorList(doc: PDFDocumentProxy, pageNumber: number): Promise<OperatorList> | undefined {
-  const kept = operatorListsKept.get(doc);
-  const reading = kept?.get(pageNumber);
+function takeWalk(doc: PDFDocumentProxy, pageNumber: number): Promise<PageWalk> | undefined {
+  const kept = walksKept.get(doc);
+  const walking = kept?.get(pageNumber);
   kept?.delete(pageNumber);
-  return reading;
-}
-
-/** A PDF transformation matrix [a, b, c, d, e, f]: (x, y) → (ax + cy + e, bx + dy + f). */
-type Matrix = readonly [number, number, number, number, number, number];
-
-const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
-
-/** `outer` after `inner`: what a point drawn under `inner` ends up at once `outer` applies too. */
-function compose(outer: Matrix, inner: Matrix): Matrix {
-  const [a, b, c, d, e, f] = outer;
-  const [a2, b2, c2, d2, e2, f2] = inner;
-  return [a * a2 + c * b2, b * a2 + d * b2, a * c2 + c * d2, b * c2 + d * d2, a * e2 + c * f2 + e, b * e2 + d * f2 + f];
-}
-
-function asMatrix(values: ArrayLike<number> | null | undefined): Matrix | null {
-  if (!values || values.length < 6) return null;
-  return [values[0]!, values[1]!, values[2]!, values[3]!, values[4]!, values[5]!];
-}
-
-/** What a page draws besides its text, in points with a top-left origin like word boxes. */
-export interface PageDrawing {
-  /** Raster images (scans pasted into a document, photos, signatures). */
-  images: Box[];
-  /**
-   * Pieces of vector drawing: each filled or stroked subpath, and each image mask (a one-colour
-   * bitmap). Barcodes drawn as vectors are many small marks side by side.
-   */
-  marks: Box[];
-}
-
-/** The path operators that paint (fill, stroke or both); endPath only clips. */
-const FILLING = new Set<number>([OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
-const STROKING = new Set<number>([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
-/** pdf.js's drawing commands inside a constructPath buffer, with how many numbers follow each. */
-const DRAW_OP_ARGS: Readonly<Record<number, number>> = { 0: 2, 1: 2, 2: 6, 3: 4, 4: 0 };
-const DRAW_CLOSE = 4;
-const DRAW_MOVE = 0;
-
-/** Graphics state the walk tracks: the transformation and the line width (strokes are as wide as it). */
-interface WalkState {
-  ctm: Matrix;
-  lineWidth: number;
+  return walking;
 }
 
 /**
- * Where a page paints raster images and vector marks (PageDrawing), from one walk of its operator
- * list. PDF draws every image into the unit square of the current transformation, so each image
- * box is that square under the transformation in force at the paint operator (tracked through
- * save/restore, cm and form XObjects), then the viewport's; a path's pieces are boxed in user
- * space and mapped the same way.
+ * Where a page paints raster images and vector marks (PageDrawing, pdf-drawing.ts), from the walk
+ * of its operator list its words made, else from a walk of its own.
  */
 export async function pdfPageDrawing(doc: PDFDocumentProxy, pageNumber: number): Promise<PageDrawing> {
   const page = await getPage(doc, pageNumber);
   try {
-    const viewport = page.getViewport({ scale: 1 });
-    const { fnArray, argsArray } = await unreadableOnError(`page ${pageNumber} drawing`, () => takeOperatorList(doc, pageNumber) ?? page.getOperatorList());
-    const images: Box[] = [];
-    const marks: Box[] = [];
-    const toPage = (m: Matrix, corners: ReadonlyArray<readonly [number, number]>) =>
-      boundingBox(
-        corners.map(([x, y]) => {
-          const [a, b, c, d, e, f] = m;
-          return viewport.convertToViewportPoint(a * x + c * y + e, b * x + d * y + f) as [number, number];
-        }),
-      );
-    const unitSquare = (m: Matrix) => toPage(m, UNIT_SQUARE);
-    const userBox = (m: Matrix, [x0, y0, x1, y1]: readonly number[]) => toPage(m, [[x0!, y0!], [x1!, y0!], [x0!, y1!], [x1!, y1!]]);
-    let state: WalkState = { ctm: IDENTITY, lineWidth: 1 };
-    const saved: WalkState[] = [];
-    for (let i = 0; i < fnArray.length; i++) {
-      const args = argsArray[i] as unknown[] | null;
-      switch (fnArray[i]) {
-        case OPS.save:
-          saved.push(state);
-          break;
-        case OPS.restore:
-        case OPS.paintFormXObjectEnd:
-          state = saved.pop() ?? state;
-          break;
-        case OPS.transform:
-          state = { ...state, ctm: compose(state.ctm, asMatrix(args as number[]) ?? IDENTITY) };
-          break;
-        case OPS.paintFormXObjectBegin:
-          saved.push(state);
-          state = { ...state, ctm: compose(state.ctm, asMatrix(args?.[0] as number[] | null) ?? IDENTITY) };
-          break;
-        case OPS.setLineWidth:
-          state = { ...state, lineWidth: Number(args?.[0]) || 0 };
-          break;
-        case OPS.setGState:
-          for (const [key, value] of (args?.[0] ?? []) as Array<[string, unknown]>) if (key === 'LW') state = { ...state, lineWidth: Number(value) || 0 };
-          break;
-        case OPS.constructPath: {
-          const [paint, data, minMax] = (args ?? []) as [number, unknown[] | undefined, ArrayLike<number> | null | undefined];
-          const buffer = data?.[0];
-          if (!FILLING.has(paint) && !STROKING.has(paint)) break;
-          // A stroke covers half its width on each side of the path.
-          const grow = STROKING.has(paint) ? state.lineWidth / 2 : 0;
-          for (const [x0, y0, x1, y1] of pathPieces(buffer, minMax)) marks.push(userBox(state.ctm, [x0 - grow, y0 - grow, x1 + grow, y1 + grow]));
-          break;
-        }
-        case OPS.paintImageXObject:
-        case OPS.paintInlineImageXObject:
-          images.push(unitSquare(state.ctm));
-          break;
-        case OPS.paintImageMaskXObject:
-          // A mask is a picture as much as a mark (a scanned signature, a one-colour logo, a code).
-          images.push(unitSquare(state.ctm));
-          marks.push(unitSquare(state.ctm));
-          break;
-        case OPS.paintSolidColorImageMask:
-          marks.push(unitSquare(state.ctm));
-          break;
-        case OPS.paintImageXObjectRepeat: {
-          // One image at many positions: [objId, scaleX, scaleY, x0, y0, x1, y1, ...].
-          const [, scaleX, scaleY, positions] = args as [unknown, number, number, ArrayLike<number>];
-          for (let p = 0; p + 1 < positions.length; p += 2) {
-            images.push(unitSquare(compose(state.ctm, [scaleX, 0, 0, scaleY, positions[p]!, positions[p + 1]!])));
-          }
-          break;
-        }
-        case OPS.paintImageMaskXObjectRepeat: {
-          // One mask at many positions: [image, scaleX, skewX, skewY, scaleY, x0, y0, x1, y1, ...].
-          const [, scaleX, skewX, skewY, scaleY, positions] = args as [unknown, number, number, number, number, ArrayLike<number>];
-          for (let p = 0; p + 1 < positions.length; p += 2) {
-            marks.push(unitSquare(compose(state.ctm, [scaleX, skewX ?? 0, skewY ?? 0, scaleY, positions[p]!, positions[p + 1]!])));
-          }
-          break;
-        }
-        case OPS.paintInlineImageXObjectGroup: {
-          // Many small inline images: [imageData, [{ transform }, ...]].
-          const placements = (args?.[1] ?? []) as Array<{ transform: number[] }>;
-          for (const placement of placements) images.push(unitSquare(compose(state.ctm, asMatrix(placement.transform) ?? IDENTITY)));
-          break;
-        }
-        case OPS.paintImageMaskXObjectGroup: {
-          // Many small masks: [[{ transform }, ...]].
-          const masks = (args?.[0] ?? []) as Array<{ transform: number[] }>;
-          for (const mask of masks) marks.push(unitSquare(compose(state.ctm, asMatrix(mask.transform) ?? IDENTITY)));
-          break;
-        }
-      }
-    }
-    return { images, marks };
+    const { drawing } = await (takeWalk(doc, pageNumber) ?? walkPage(page, pageNumber, { fonts: false }));
+    if ('error' in drawing) throw drawing.error;
+    return drawing.value;
   } finally {
     page.cleanup();
   }
-}
-
-const UNIT_SQUARE: ReadonlyArray<readonly [number, number]> = [[0, 0], [1, 0], [0, 1], [1, 1]];
-
-/**
- * The user-space boxes [x0, y0, x1, y1] of a path's subpaths (a code drawn as one path of many
- * module squares gives one box per module). From the path's overall extent when pdf.js gives
- * no buffer of drawing commands.
- */
-function pathPieces(buffer: unknown, minMax: ArrayLike<number> | null | undefined): Array<[number, number, number, number]> {
-  if (!(buffer instanceof Float32Array)) return minMax && minMax.length >= 4 && Number.isFinite(minMax[0]) ? [[minMax[0]!, minMax[1]!, minMax[2]!, minMax[3]!]] : [];
-  const pieces: Array<[number, number, number, number]> = [];
-  let piece: [number, number, number, number] | undefined;
-  // After a closePath the next piece starts where the closed one did.
-  let start: [number, number] = [0, 0];
-  const extend = (x: number, y: number) => {
-    if (!piece) pieces.push((piece = [x, y, x, y]));
-    else {
-      piece[0] = Math.min(piece[0], x);
-      piece[1] = Math.min(piece[1], y);
-      piece[2] = Math.max(piece[2], x);
-      piece[3] = Math.max(piece[3], y);
-    }
-  };
-  for (let k = 0; k < buffer.length; ) {
-    const op = buffer[k++]!;
-    const count = DRAW_OP_ARGS[op];
-    if (count === undefined) break; // not a buffer this walk understands; what was read stays
-    if (op === DRAW_MOVE) {
-      piece = undefined;
-      start = [buffer[k]!, buffer[k + 1]!];
-    } else if (!piece && op !== DRAW_CLOSE) extend(...start);
-    // Curves are boxed by their control points, which hold the curve.
-    for (let n = 0; n < count; n += 2) extend(buffer[k + n]!, buffer[k + n + 1]!);
-    if (op === DRAW_CLOSE) piece = undefined;
-    k += count;
-  }
-  return pieces;
 }
 
 /** Where a page paints raster images, in points from the top-left (see pdfPageDrawing). */
@@ -467,13 +322,13 @@ function wordsOfItem(item: TextItem, style: TextStyle | undefined, font: FontAdv
   // are split evenly.
   const advances = style?.vertical || item.dir === 'rtl' ? undefined : font;
 
-  return wordSpans(item.str, item.width, Math.hypot(a, b), advances).map((span) => {
-    const corners = [span.start, span.end].flatMap((s) =>
-      [descent, ascent].map((t) =>
-        viewport.convertToViewportPoint(e + alongX * s + upX * t, f + alongY * s + upY * t) as [number, number],
-      ),
-    );
-    return { text: withoutLigatures(span.text), box: boundingBox(corners) };
+  return wordSpans(item.str, item.width, Math.hypot(a, b), advances).map(({ text, start, end }) => {
+    const corners = new ViewportBox(viewport.transform);
+    corners.addUser(e + alongX * start + upX * descent, f + alongY * start + upY * descent);
+    corners.addUser(e + alongX * start + upX * ascent, f + alongY * start + upY * ascent);
+    corners.addUser(e + alongX * end + upX * descent, f + alongY * end + upY * descent);
+    corners.addUser(e + alongX * end + upX * ascent, f + alongY * end + upY * ascent);
+    return { text: withoutLigatures(text), box: corners.box() };
   });
 }
 
@@ -507,12 +362,4 @@ function unionOf(a: Box, b: Box): Box {
 function unitVector(x: number, y: number): [number, number] | null {
   const length = Math.hypot(x, y);
   return length > 0 ? [x / length, y / length] : null;
-}
-
-function boundingBox(points: readonly (readonly [number, number])[]): Box {
-  const xs = points.map(([x]) => x);
-  const ys = points.map(([, y]) => y);
-  const left = Math.min(...xs);
-  const top = Math.min(...ys);
-  return { left, top, width: Math.max(...xs) - left, height: Math.max(...ys) - top };
 }

@@ -69,6 +69,16 @@ const THREAD_NICE = 10;
 
 const DEFAULT_IDLE_RELEASE_SECONDS = 300;
 
+/**
+ * Each engine thread's young generation (V8's nursery: new objects stay there until they survive
+ * two scavenges). Reading a text page makes several MB of short-lived objects (pdf.js' text content
+ * and operator list and their copies between its two sides, the words, the entities, their JSON)
+ * while the next pages are read ahead; in V8's default 48 MB much of it outlived a scavenge, was
+ * promoted and left to full collections. 64 MB: about a quarter less CPU a text page for some 40 MB
+ * more held (docs/benchmarks.md); 96 and 128 MB gained nothing more.
+ */
+const THREAD_YOUNG_GENERATION_MB = 64;
+
 /** How long closing waits for native calls under way: far longer than one inference takes. */
 const CLOSE_WAIT_MS = 30_000;
 
@@ -118,7 +128,7 @@ export function createEnginePool(options: EnginePoolOptions): EnginePool {
     // Idle threads wait on messages, so timers an engine leaves behind still run between tasks.
     atomics: 'disabled',
     niceIncrement: THREAD_NICE,
-    resourceLimits: { maxOldGenerationSizeMb: options.threadMaxMemoryMb },
+    resourceLimits: { maxOldGenerationSizeMb: options.threadMaxMemoryMb, maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB },
     // A thread that tracked the descriptors it opens would close them all as it exits, including
     // the FIFO (fifo-feed.ts) a socket has closed already: by then that number is another
     // socket's, often the main thread's. What a thread opens, it closes.
