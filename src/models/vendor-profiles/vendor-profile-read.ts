@@ -28,10 +28,10 @@ import {
   frameOf,
   fromRegion,
   identifierValue,
-  keyOf,
   labelMeasure,
   LETTER_FOR,
   ocrTolerance,
+  keyedText,
   printsName,
   rangeBox,
   shapedThroughOcr,
@@ -39,6 +39,7 @@ import {
   toRegion,
   valuesIn,
   type FoundValue,
+  type KeyedText,
 } from './vendor-profile-text.js';
 
 export interface ProfilePage {
@@ -96,7 +97,8 @@ export function matchVendorProfile(profiles: readonly VendorProfileSnapshot[], p
   /** The number stands on its own: no digit or letter glued after it, no digit before it (a tax number inside an IBAN is none). */
   const shows = (key: string) => joined.some((text) => new RegExp(`(?<![0-9])${key}(?![0-9A-Z])`).test(text));
   const page = headerFingerprint(pages[0]!.text.lines);
-  const header = headerLines(pages[0]!.text.lines);
+  const keyed = lines.map((l) => keyedText(l.text));
+  const header = new Set(headerLines(pages[0]!.text.lines));
   let best: (ProfileMatch & { score: number }) | undefined;
   for (const profile of profiles) {
     const similarity = fingerprintSimilarity(profile.fingerprint, page);
@@ -105,7 +107,7 @@ export function matchVendorProfile(profiles: readonly VendorProfileSnapshot[], p
       return key.length >= 8 && /^[A-Z0-9]+$/.test(key) && shows(key);
     });
     const iban = profile.ibans.some((value) => /^[A-Z0-9]+$/.test(value) && shows(value));
-    const name = profile.nameKey !== null && lines.some((line) => nameShown(line.text, profile.nameKey!));
+    const name = profile.nameKey !== null && keyed.some((line) => nameShown(line, profile.nameKey!));
     const otherSeller = !name && namesAnotherSeller(pageSeller, profile);
     let score = 0;
     let trust: ProfileMatch['trust'] = 'sure';
@@ -122,7 +124,7 @@ export function matchVendorProfile(profiles: readonly VendorProfileSnapshot[], p
         trust = 'weak';
       }
     } else if (name && similarity >= NAME_MATCH_SIMILARITY) score = 1 + similarity;
-    else if (name && !namesAnotherSeller(pageSeller, profile) && header.some((line) => nameShown(line.text, profile.nameKey!))) {
+    else if (name && !namesAnotherSeller(pageSeller, profile) && keyed.some((line, i) => header.has(lines[i]!) && nameShown(line, profile.nameKey!))) {
       // Its name as the letterhead of another kind of document (a return slip, a letter): the vendor's, but little of its layout.
       score = 0.5 + similarity;
       trust = 'weak';
@@ -134,9 +136,9 @@ export function matchVendorProfile(profiles: readonly VendorProfileSnapshot[], p
 }
 
 /** The line shows the name: it prints it as whole words, or it is the name as OCR misread it. */
-function nameShown(text: string, nameKey: string): boolean {
-  if (printsName(text, nameKey)) return true;
-  const lineKey = keyOf(text);
+function nameShown(line: KeyedText, nameKey: string): boolean {
+  if (printsName(line, nameKey)) return true;
+  const lineKey = line.key;
   const tolerance = ocrTolerance(nameKey.length);
   return tolerance > 0 && Math.abs(lineKey.length - nameKey.length) <= tolerance && editDistance(lineKey, nameKey, tolerance) <= tolerance;
 }
@@ -150,7 +152,7 @@ export function namesAnotherSeller(pageSeller: string | undefined, profile: Pick
   if (pageSeller === undefined || profile.nameKey === null || profile.vendorName === null) return false;
   const sellerKey = nameKeyOf(pageSeller);
   if (sellerKey === null) return false;
-  return !nameShown(pageSeller, profile.nameKey) && !nameShown(profile.vendorName, sellerKey);
+  return !nameShown(keyedText(pageSeller), profile.nameKey) && !nameShown(keyedText(profile.vendorName), sellerKey);
 }
 
 /** A field weighing less than this (its values were corrected again and again) is left to the general model. */

@@ -321,9 +321,19 @@ export function standsAlone(text: string, start: number, end: number): boolean {
   return !glued(text[start - 1]) && !glued(text[end]);
 }
 
-/** The line prints the name (its key, keyOf) as whole words. */
-export function printsName(text: string, nameKey: string): boolean {
-  const { key, offsets } = keyWithOffsets(text);
+/** A text with its key and the offsets of the key's characters (keyWithOffsets), worked out once for many comparisons. */
+export interface KeyedText {
+  text: string;
+  key: string;
+  offsets: number[];
+}
+
+export function keyedText(text: string): KeyedText {
+  return { text, ...keyWithOffsets(text) };
+}
+
+/** The text prints the name (its key, keyOf) as whole words. */
+export function printsName({ text, key, offsets }: KeyedText, nameKey: string): boolean {
   for (let at = key.indexOf(nameKey); at >= 0; at = key.indexOf(nameKey, at + 1)) {
     if (standsAlone(text, offsets[at]!, offsets[at + nameKey.length - 1]! + 1)) return true;
   }
