@@ -39,7 +39,7 @@ export function repairLegalForm(name: string): string {
 
 /** Document titles and other headings that are never the vendor. */
 const TITLE =
-  /^(?:tax\s+|commercial\s+|proforma\s+|pro\s*forma\s+|simplified\s+)?(?:invoice|bill|receipt|statement|quotation|quote|credit\s+note|debit\s+note|facture|rechnung|factuur|fattura|factura|fatura|recibo|ticket|nota|original|copy|duplicate|duplicado|page|pagina|seite|welcome|thank\s+you|cash\s+(?:sale|bill)|official\s+receipt|sales\s+receipt|tax\s+invoice|verkoopfactuur|fatura-recibo|factura\s+simplificada|faktura|danovy\s+doklad|lasku|szamla|rachunek)\b/;
+  /^(?:tax\s+|commercial\s+|proforma\s+|pro\s*forma\s+|simplified\s+)?(?:invoice|bill|receipt|statement|quotation|quote|credit\s+note|debit\s+note|facture|rechnung|factuur|fattura|factura|fatura|recibo|ticket|nota|original|copy|duplicate|duplicado|page|pagina|seite|welcome|thank\s+you|cash\s+(?:sale|bill)|official\s+receipt|sales\s+receipt|tax\s+invoice|returns?(?:\s+(?:note|slip|form))?|delivery\s+note|packing\s+(?:slip|list)|lieferschein|bon\s+de\s+livraison|verkoopfactuur|fatura-recibo|factura\s+simplificada|faktura|danovy\s+doklad|lasku|szamla|rachunek)\b/;
 
 /** A line that carries contact details, an address or a tax number: the body of a party's block. */
 const BLOCK_DETAIL =

@@ -4,7 +4,11 @@
  * what the profile lacks. The amounts are chosen again with the profile's readings as the
  * strongest candidates, so that subtotal + tax = total still decides between them; a field the
  * two readings disagree on, or that the profile expected and did not find (a changed layout), is
- * never given at a confidence a reviewer would skip.
+ * never given at a confidence a reviewer would skip. The profile's reading replaces the general
+ * model's only where both the match is sure (vendor-profile-read.ts) and the reading firm: the
+ * vendor's own value found on the page, or a value where its learned label puts it; a weak match,
+ * or a reading whose label is absent (another kind of document from the vendor), only confirms the
+ * general model's reading or fills one it lacks.
  */
 import { chooseFields, confidenceOf, type ChosenField, type PagedCandidate } from '../fields/field-choice.js';
 import type { InvoiceField } from '../fields/invoice-field-names.js';
@@ -27,6 +31,14 @@ const GENERAL_WHEN_PROFILED = 0.9;
 const DISAGREED_PROFILE_CAP = 0.75;
 const DISAGREED_MODEL_CAP = 0.6;
 const MISSED_CAP = 0.7;
+/** A value the profile alone gives on weak evidence (a weak match, a reading off its anchors; the general model has none) is at most this sure. */
+const UNSURE_CAP = 0.7;
+/**
+ * A reading found by its label or region fits its evidence at least this well to replace the
+ * general model's: the label where it was, the value where the label puts it. Below, the page
+ * resembles the reviewed one too little for its place to say more than the general model's reading.
+ */
+const FIRM_FIT = 0.5;
 /** When fewer than this share of the fields it places are where the profile expects them, the layout has changed: only the vendor's own values are kept. */
 const MIN_LAYOUT_FIT = 0.5;
 
@@ -41,10 +53,12 @@ export function chooseWithVendorProfile(
   candidates: readonly PagedCandidate[],
   general: ReadonlyMap<InvoiceField, ChosenField>,
 ): ProfiledFields | undefined {
-  const match = matchVendorProfile(profiles, pages);
+  const match = matchVendorProfile(profiles, pages, general.get('VendorName')?.value.text);
   if (!match) return undefined;
   const { profile } = match;
   const readings = keepIfLayoutFits(profile, readProfileFields(profile, pages));
+  /** The profile's reading may replace the general model's: the match is sure and the reading firm. */
+  const overrides = (reading: ProfileReading) => match.trust === 'sure' && isFirm(reading);
   const chosen = new Map(general);
   const sources = new Map<InvoiceField, VendorProfileSource>();
   const source = (fromProfile: boolean, agreement: VendorProfileSource['agreement']): VendorProfileSource => ({ profileId: profile.id, fromProfile, agreement });
@@ -54,7 +68,8 @@ export function chooseWithVendorProfile(
     return evidence !== undefined && evidence.weight >= MIN_FIELD_WEIGHT && isLocatable(field, evidence);
   };
 
-  const amountReadings = AMOUNTS.filter((f) => readings.has(f) && !certified(f));
+  // A reading that may not replace the general model's (a weak match, a reading off its anchors) is a candidate only for an amount the general model missed.
+  const amountReadings = AMOUNTS.filter((f) => readings.has(f) && !certified(f) && (overrides(readings.get(f)!) || !general.has(f)));
   const profileRuns = new Set<unknown>();
   if (amountReadings.length) {
     const extra = amountReadings.map((field): PagedCandidate => {
@@ -87,7 +102,8 @@ export function chooseWithVendorProfile(
             : sameValue('amount', before.contentNormalized, value.contentNormalized) && sameValue('amount', readings.get(field)!.contentNormalized, value.contentNormalized)
               ? 'agreed'
               : 'disagreed';
-      chosen.set(field, { ...value, confidence: cappedConfidence(value.confidence, agreement, fromProfile) });
+      const capped = cappedConfidence(value.confidence, agreement, fromProfile);
+      chosen.set(field, { ...value, confidence: fromProfile && agreement === 'profileOnly' && !overrides(readings.get(field)!) ? Math.min(capped, UNSURE_CAP) : capped });
       sources.set(field, source(fromProfile, agreement));
       continue;
     }
@@ -95,10 +111,12 @@ export function chooseWithVendorProfile(
     const before = general.get(field);
     if (reading) {
       const agreed = before !== undefined && sameValue(FIELD_KINDS[field], before.contentNormalized, reading.contentNormalized);
-      const useProfile = !before || agreed || (profile.fields[field]?.weight ?? 0) >= 0.5;
+      const useProfile = !before || agreed || ((profile.fields[field]?.weight ?? 0) >= 0.5 && overrides(reading));
       const agreement = !before ? 'profileOnly' : agreed ? 'agreed' : 'disagreed';
       if (useProfile) chosen.set(field, profiledValue(profile, field, reading, agreed));
-      chosen.set(field, { ...chosen.get(field)!, confidence: cappedConfidence(chosen.get(field)!.confidence, agreement, useProfile) });
+      const capped = cappedConfidence(chosen.get(field)!.confidence, agreement, useProfile);
+      // A value the profile alone gives on weak evidence (a weak match, a reading off its anchors) is for a reviewer to confirm.
+      chosen.set(field, { ...chosen.get(field)!, confidence: useProfile && !agreed && !overrides(reading) ? Math.min(capped, UNSURE_CAP) : capped });
       sources.set(field, source(useProfile, agreement));
     } else if (before) {
       const agreement = expects(field) ? 'profileMissed' : 'modelOnly';
@@ -123,6 +141,11 @@ function keepIfLayoutFits(profile: VendorProfileSnapshot, readings: Map<InvoiceF
   const found = placed.filter((f) => readings.has(f) && !readings.get(f)!.byValue);
   if (placed.length < 2 || found.length / placed.length >= MIN_LAYOUT_FIT) return readings;
   return new Map([...readings].filter(([f]) => VENDOR_CONSTANTS.has(f)));
+}
+
+/** The vendor's own value found on the page (as printed or within OCR's tolerance), or a value found where its label or region puts it. */
+function isFirm(reading: ProfileReading): boolean {
+  return reading.byValue || reading.fit >= FIRM_FIT;
 }
 
 /** The candidate score of a profile reading: how well it fit, less when its field's values were corrected. */

@@ -13,6 +13,8 @@ import type { PageText, TextLine, TextRun } from '../page/text/text-lines.js';
 import {
   fingerprintSimilarity,
   headerFingerprint,
+  headerLines,
+  nameKeyOf,
   taxIdKey,
   VENDOR_CONSTANTS,
   type FieldEvidence,
@@ -26,16 +28,18 @@ import {
   frameOf,
   fromRegion,
   identifierValue,
-  keyOf,
   labelMeasure,
   LETTER_FOR,
   ocrTolerance,
+  keyedText,
+  printsName,
   rangeBox,
   shapedThroughOcr,
   shapeOf,
   toRegion,
   valuesIn,
   type FoundValue,
+  type KeyedText,
 } from './vendor-profile-text.js';
 
 export interface ProfilePage {
@@ -55,27 +59,46 @@ export interface ProfileReading {
   exact: boolean;
 }
 
-/** The document's vendor among the profiles, and how it was recognised. */
+/** The document's vendor among the profiles, how it was recognised, and how far its profile is trusted. */
 export interface ProfileMatch {
   profile: VendorProfileSnapshot;
   by: 'taxId' | 'iban' | 'name';
   similarity: number;
+  /**
+   * sure: the vendor's tax number or IBAN with its name or most of its letterhead, or its name with
+   * its letterhead; the profile's readings may replace the general model's. weak: a number with
+   * little else (a placeholder number two sellers print, a number beside another seller's name),
+   * or the name heading a page that shares little else with the vendor's reviewed one (a return
+   * slip, a letter): the profile confirms the general model's readings and fills what it lacks,
+   * never replaces them.
+   */
+  trust: 'sure' | 'weak';
 }
 
 /** Below this share of its header words on the page, a name alone does not make the vendor. */
 const NAME_MATCH_SIMILARITY = 0.4;
 /** ...and a tax number or IBAN needs the name or this much of the header (a customer's number printed on another vendor's invoice). */
 const NUMBER_MATCH_SIMILARITY = 0.25;
+/** A number with this much of the header and no name is the vendor's letterhead: sure; with less, weak. */
+const LETTERHEAD_SIMILARITY = 0.5;
 
-export function matchVendorProfile(profiles: readonly VendorProfileSnapshot[], pages: readonly ProfilePage[]): ProfileMatch | undefined {
+/**
+ * The profile of the document's vendor, if any, as a graded decision: what the page shows of the
+ * vendor (its tax number or IBAN standing on its own, its name as whole words, its header words)
+ * against what says it is another seller (`pageSeller`: the name the general model read as the
+ * seller, when the profile's name is printed nowhere on the page). Where two profiles share a
+ * number, the one whose name the page prints wins.
+ */
+export function matchVendorProfile(profiles: readonly VendorProfileSnapshot[], pages: readonly ProfilePage[], pageSeller?: string): ProfileMatch | undefined {
   if (profiles.length === 0 || pages.length === 0) return undefined;
   const lines = pages.flatMap((p) => p.text.lines);
   // Numbers as printed in groups ("501 964 843", "PT50 0002 ...") joined, so they compare with the stored ones.
   const joined = lines.map((l) => l.text.toUpperCase().replace(/(?<=[A-Z0-9])[\s.\-/](?=[0-9])/g, ''));
   /** The number stands on its own: no digit or letter glued after it, no digit before it (a tax number inside an IBAN is none). */
   const shows = (key: string) => joined.some((text) => new RegExp(`(?<![0-9])${key}(?![0-9A-Z])`).test(text));
-  const keys = lines.map((l) => keyOf(l.text));
   const page = headerFingerprint(pages[0]!.text.lines);
+  const keyed = lines.map((l) => keyedText(l.text));
+  const header = new Set(headerLines(pages[0]!.text.lines));
   let best: (ProfileMatch & { score: number }) | undefined;
   for (const profile of profiles) {
     const similarity = fingerprintSimilarity(profile.fingerprint, page);
@@ -84,24 +107,52 @@ export function matchVendorProfile(profiles: readonly VendorProfileSnapshot[], p
       return key.length >= 8 && /^[A-Z0-9]+$/.test(key) && shows(key);
     });
     const iban = profile.ibans.some((value) => /^[A-Z0-9]+$/.test(value) && shows(value));
-    const name = profile.nameKey !== null && keys.some((key) => nameShown(key, profile.nameKey!));
+    const name = profile.nameKey !== null && keyed.some((line) => nameShown(line, profile.nameKey!));
+    const otherSeller = !name && namesAnotherSeller(pageSeller, profile);
     let score = 0;
+    let trust: ProfileMatch['trust'] = 'sure';
     let by: ProfileMatch['by'] = 'name';
-    if ((taxId || iban) && (name || similarity >= NUMBER_MATCH_SIMILARITY)) {
-      score = 3 + similarity;
+    if (taxId || iban) {
       by = taxId ? 'taxId' : 'iban';
+      if (name) score = 4 + similarity;
+      else if (!otherSeller && similarity >= NUMBER_MATCH_SIMILARITY) {
+        score = 3 + similarity;
+        if (similarity < LETTERHEAD_SIMILARITY) trust = 'weak';
+      } else if (otherSeller && similarity >= LETTERHEAD_SIMILARITY) {
+        // The vendor's number and letterhead beside another name: the seller may have been renamed, or the general model misread it.
+        score = 2 + similarity;
+        trust = 'weak';
+      }
     } else if (name && similarity >= NAME_MATCH_SIMILARITY) score = 1 + similarity;
+    else if (name && !namesAnotherSeller(pageSeller, profile) && keyed.some((line, i) => header.has(lines[i]!) && nameShown(line, profile.nameKey!))) {
+      // Its name as the letterhead of another kind of document (a return slip, a letter): the vendor's, but little of its layout.
+      score = 0.5 + similarity;
+      trust = 'weak';
+    }
     if (score === 0) continue;
-    if (!best || score > best.score || (score === best.score && profile.weight > best.profile.weight)) best = { profile, by, similarity, score };
+    if (!best || score > best.score || (score === best.score && profile.weight > best.profile.weight)) best = { profile, by, similarity, trust, score };
   }
-  return best && { profile: best.profile, by: best.by, similarity: best.similarity };
+  return best && { profile: best.profile, by: best.by, similarity: best.similarity, trust: best.trust };
 }
 
-/** The line shows the name: it holds it, or it is the name as OCR misread it. */
-function nameShown(lineKey: string, nameKey: string): boolean {
-  if (lineKey.includes(nameKey)) return true;
+/** The line shows the name: it prints it as whole words, or it is the name as OCR misread it. */
+function nameShown(line: KeyedText, nameKey: string): boolean {
+  if (printsName(line, nameKey)) return true;
+  const lineKey = line.key;
   const tolerance = ocrTolerance(nameKey.length);
   return tolerance > 0 && Math.abs(lineKey.length - nameKey.length) <= tolerance && editDistance(lineKey, nameKey, tolerance) <= tolerance;
+}
+
+/**
+ * The general model read a seller's name that is not the profile's: neither holds the other as
+ * whole words ("MUSTERLIEFERANT GMBH" is not "Lieferant GmbH", "Acme Trading" may be "Acme Trading
+ * GmbH"), nor is one the other as OCR misread it.
+ */
+export function namesAnotherSeller(pageSeller: string | undefined, profile: Pick<VendorProfileSnapshot, 'vendorName' | 'nameKey'>): boolean {
+  if (pageSeller === undefined || profile.nameKey === null || profile.vendorName === null) return false;
+  const sellerKey = nameKeyOf(pageSeller);
+  if (sellerKey === null) return false;
+  return !nameShown(keyedText(pageSeller), profile.nameKey) && !nameShown(keyedText(profile.vendorName), sellerKey);
 }
 
 /** A field weighing less than this (its values were corrected again and again) is left to the general model. */
@@ -142,11 +193,26 @@ function readOnPage(field: InvoiceField, learned: FieldEvidence, page: ProfilePa
   // A vendor's documents in another language may write dates the other way round: the page's own order, where its dates show it, wins.
   const order = learned.kind === 'date' ? pageMonthFirst(lines) : undefined;
   const evidence = order === undefined ? learned : { ...learned, monthFirst: order };
-  if (VENDOR_CONSTANTS.has(field)) return byValue(evidence, page, frame);
-  const found = (evidence.label && byLabel(evidence, page, frame)) || (evidence.region && byRegion(evidence, page, frame));
+  if (VENDOR_CONSTANTS.has(field)) {
+    // A tax number not printed as learned: the seller may print another (a new registration, another of its companies) where its label puts it.
+    const own = byValue(evidence, page, frame);
+    return own ?? (evidence.kind === 'taxId' && evidence.label ? conformedOrNone(byLabel(evidence, page, frame), evidence) : undefined);
+  }
+  const labelled = evidence.label && byLabel(evidence, page, frame);
+  // A label learned and not found: another layout or another kind of document from the vendor (a letter, a return slip), where the
+  // region alone says little; the reading may fill a field the general model missed, it is not firm enough to replace one.
+  const placed = !labelled && evidence.region ? byRegion(evidence, page, frame) : undefined;
+  const found = labelled || (placed && (evidence.label ? { ...placed, fit: placed.fit * LABEL_MISSING } : placed));
   // A vendor bills in its currency: where no label places it, the mention of it.
   if (!found) return field === 'Currency' ? byValue(evidence, page, frame) : undefined;
   return evidence.kind === 'identifier' || evidence.kind === 'taxId' ? conformed(found, evidence) : found;
+}
+
+/** A field learned beside a label whose label is absent from the page is read by its region this much less surely. */
+const LABEL_MISSING = 0.6;
+
+function conformedOrNone(reading: ProfileReading | undefined, evidence: FieldEvidence): ProfileReading | undefined {
+  return reading && conformed(reading, evidence);
 }
 
 /**

@@ -289,18 +289,23 @@ export function findValue(lines: readonly ProfileLine[], kind: ValueKind, value:
       }
       return;
     }
+    // A name is whole words: "Lieferant GmbH" is not printed in "MUSTERLIEFERANT GMBH", another seller's name.
+    const bounded = (start: number, end: number) => kind !== 'name' || standsAlone(line.text, start, end);
     for (const target of new Set([keyOf(content), keyOf(value)])) {
       if (target.length < 2) continue;
       const { key, offsets } = keyWithOffsets(line.text);
       for (let at = key.indexOf(target); at >= 0; at = key.indexOf(target, at + 1)) {
-        exact.push({ line: index, start: offsets[at]!, end: offsets[at + target.length - 1]! + 1, exact: true });
+        const [start, end] = [offsets[at]!, offsets[at + target.length - 1]! + 1];
+        if (bounded(start, end)) exact.push({ line: index, start, end, exact: true });
       }
       const tolerance = ocrTolerance(target.length);
       if (tolerance === 0) continue;
       for (let length = target.length - tolerance; length <= target.length + tolerance; length++) {
         for (let at = 0; at + length <= key.length; at++) {
+          const [start, end] = [offsets[at]!, offsets[at + length - 1]! + 1];
+          if (!bounded(start, end)) continue;
           const distance = editDistance(key.slice(at, at + length), target, tolerance);
-          if (distance > 0 && distance <= tolerance) near.push({ line: index, start: offsets[at]!, end: offsets[at + length - 1]! + 1, exact: false, distance });
+          if (distance > 0 && distance <= tolerance) near.push({ line: index, start, end, exact: false, distance });
         }
       }
     }
@@ -308,6 +313,31 @@ export function findValue(lines: readonly ProfileLine[], kind: ValueKind, value:
   if (kind === 'name' && exact.length === 0) exact.push(...overTwoLines(lines, keyOf(value)));
   if (exact.length) return dedupe(exact);
   return dedupe(near.sort((a, b) => a.distance - b.distance));
+}
+
+/** The characters start..end of a text are whole words: no letter or digit glued to either end. */
+export function standsAlone(text: string, start: number, end: number): boolean {
+  const glued = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u.test(c);
+  return !glued(text[start - 1]) && !glued(text[end]);
+}
+
+/** A text with its key and the offsets of the key's characters (keyWithOffsets), worked out once for many comparisons. */
+export interface KeyedText {
+  text: string;
+  key: string;
+  offsets: number[];
+}
+
+export function keyedText(text: string): KeyedText {
+  return { text, ...keyWithOffsets(text) };
+}
+
+/** The text prints the name (its key, keyOf) as whole words. */
+export function printsName({ text, key, offsets }: KeyedText, nameKey: string): boolean {
+  for (let at = key.indexOf(nameKey); at >= 0; at = key.indexOf(nameKey, at + 1)) {
+    if (standsAlone(text, offsets[at]!, offsets[at + nameKey.length - 1]! + 1)) return true;
+  }
+  return false;
 }
 
 /**

@@ -118,16 +118,20 @@ const MAX_FINGERPRINT_WORDS = 64;
  * shows no text of the vendor's documents beyond its name.
  */
 export function headerFingerprint(lines: readonly ProfileLine[], variable: ReadonlySet<string> = new Set()): string[] {
-  const frame = frameOf(lines);
   const words = new Set<string>();
-  for (const line of lines) {
-    if (line.box.top - frame.top > HEADER_SHARE * frame.height) continue;
+  for (const line of headerLines(lines)) {
     for (const word of plain(line.text).split(/[^\p{L}\p{N}]+/u)) {
       if (word.length < 3 || /\d/.test(word) || variable.has(word)) continue;
       words.add(word);
     }
   }
   return [...words].slice(0, MAX_FINGERPRINT_WORDS).map(wordHash).sort();
+}
+
+/** The lines of a page's header (its top share, where a vendor prints its letterhead). */
+export function headerLines<L extends Pick<ProfileLine, 'box'>>(lines: readonly L[]): L[] {
+  const frame = frameOf(lines as unknown as readonly ProfileLine[]);
+  return lines.filter((line) => line.box.top - frame.top <= HEADER_SHARE * frame.height);
 }
 
 function wordHash(word: string): string {

@@ -70,6 +70,19 @@ describe('vendor', () => {
     expect(vendorOf(entities)).toBe('Oakridge Media');
   });
 
+  it('is not the title of another kind of document (a return slip, a delivery note)', async () => {
+    for (const title of ['RETURNS', 'Delivery Note', 'Lieferschein']) {
+      const entities = await read([
+        { text: title, x: 330, y: 40, size: 20 },
+        { text: 'Customer: White Triangle', x: 250, y: 80 },
+        { text: 'Delivery Date: 15/01/2024', x: 250, y: 94 },
+        ...ITEMS,
+        { text: 'Oakridge Media · Seestrasse 4 · 8002 Zürich · VAT CHE-123.456.789', x: 50, y: 800, size: 8 },
+      ]);
+      expect(vendorOf(entities), title).not.toBe(title);
+    }
+  });
+
   it('is the full name heading the block, not the short form a logo prints above it', async () => {
     const entities = await read([
       { text: 'FATURA', x: 42, y: 56, size: 26 },
