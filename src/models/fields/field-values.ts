@@ -83,10 +83,18 @@ export const readTaxAmount: ValueReader = (run, page) => {
   return firstAmount(run, page, findAmounts(run.text).filter((a) => !TAX_BASE.test(run.text.slice(0, start(a)))));
 };
 
+/**
+ * A whole number in brackets, no currency beside it: a count of items after a total's label
+ * ("SUMME [3]", "Total (2)"), not an amount. A credit in brackets has cents ("(15.90)").
+ */
+function bracketedCount(text: string, amount: FoundAmount): boolean {
+  return !amount.decimals && !amount.currency && /[[(]\s*$/.test(text.slice(0, amount.index)) && /^\s*[\])]/.test(text.slice(amount.index + amount.length));
+}
+
 function firstAmount(run: TextRun, page: PageText, found: readonly FoundAmount[]): ReadValue | undefined {
   // The year of a date is no amount, though a currency sign follows it ("due April 1, 2024 $54.23").
   const dates = findDates(run.text);
-  const amounts = found.filter((a) => !dates.some((d) => a.index >= d.index && a.index < d.index + d.length));
+  const amounts = found.filter((a) => !dates.some((d) => a.index >= d.index && a.index < d.index + d.length) && !bracketedCount(run.text, a));
   const amount = amounts.find((a) => a.decimals || a.currency) ?? amounts[0];
   if (!amount) return undefined;
   const start = amount.currency ? Math.min(amount.currency.index, amount.index) : amount.index;

@@ -137,6 +137,9 @@ function documentDateOrder(language: string | undefined, pages: readonly ReadPag
   return { monthFirst: american };
 }
 
+/** What an unlabelled vendor guess of a page after the first keeps of its score. */
+const LATER_PAGE_VENDOR = 0.9;
+
 function pageCandidates(page: ReadPage, kind: InvoiceKind, dates: DateOptions): PagedCandidate[] {
   const { text } = page.layout;
   const { candidates, taxIds, hits } = findPageCandidates(text, { dates, portuguese: kind.portuguese, itemTables: page.itemTables });
@@ -154,7 +157,10 @@ function pageCandidates(page: ReadPage, kind: InvoiceKind, dates: DateOptions): 
   const payers = new Set(found.filter(payer));
   if (kind.receipt && page.ref.chunkNumber === 1) found.push(...receiptCandidates(text, hits));
   const vendor = guessVendor(text, hits, customerLabels, customerNames);
-  if (vendor) found.push({ category: 'VendorName', value: vendor.run, contentNormalized: correctLegalForm(vendor.run.text.replace(/\s+/g, ' ').trim()), score: vendor.score * (kind.receipt ? 0.8 : 1), label: 0, labelLine: vendor.line });
+  // The letterhead on the first page names the sender; a later page's heading is more often a
+  // notice or an advertisement ("Neu: ... Online Shop") than the name again.
+  const laterPage = page.ref.chunkNumber > 1 ? LATER_PAGE_VENDOR : 1;
+  if (vendor) found.push({ category: 'VendorName', value: vendor.run, contentNormalized: correctLegalForm(vendor.run.text.replace(/\s+/g, ' ').trim()), score: vendor.score * (kind.receipt ? 0.8 : 1) * laterPage, label: 0, labelLine: vendor.line });
   // No label names the customer: the address block of a letter's window may.
   const addressee = kind.receipt || customerNames.size > 0 ? undefined : recipientInAddressBlock(text, vendor?.line);
   if (addressee) {
