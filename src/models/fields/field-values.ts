@@ -124,7 +124,8 @@ export const readIdentifier: ValueReader = (run, page) => {
     if (inDate(token.index)) continue;
     const grouped = i === 0 ? digitGroups(run.text) : undefined;
     if (grouped) return { run: subRun(page, run, token.index, grouped.length) ?? run, contentNormalized: grouped.replace(/\s/g, ''), fit: 0.9 };
-    const text = token[0].replace(/^[#:№]+/, '').replace(/[.,;:)]+$/, '');
+    // A number sign glued to the number ("#10482", "№ 12", "N°F-20240000014"): its label, not a part of it.
+    const text = token[0].replace(/^(?:[#:№]+|N[°º]\.?:?)(?=[\p{L}\p{N}])/u, '').replace(/[.,;:)]+$/, '');
     if (NOT_AN_ID.test(text)) continue;
     // A number's own label before it ("Nº:", which OCR reads "N2:").
     if (NUMBER_LABEL.test(token[0]) && tokens[i + 1]) continue;

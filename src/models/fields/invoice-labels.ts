@@ -318,6 +318,8 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'discount',
     'amount\\s*(?:saved|paid|received)',
     'gst\\s*summary',
+    // Charges a carrier passes on ("Customs Tax", "Customs Duties"): items of the bill, not its tax.
+    'customs\\s*(?:tax(?:es)?|dut(?:y|ies)|charges?|fees?)',
     'tax\\s*(?:code|rate|invoice)',
   ]),
 

@@ -122,19 +122,25 @@ function invoiceModel(kind: InvoiceKind): Model {
 /**
  * Day or month first: the language hint when it says (en-US), else what the document's own
  * numeric dates show (a 15/03 or a 03/15 somewhere), else month first only for dollar documents
- * with an American address; the rest of the world writes the day first.
+ * with an American address or telephone number; the rest of the world writes the day first.
  */
 const US_ADDRESS = /\b(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY]),?\s+\d{5}(?:-\d{4})?\b/;
+
+/** A North American telephone number as the US prints it ("609-664-2022", "(609) 664-2022"): a receipt's only address line may be its phone. */
+const NANP_PHONE = /(?<![\d-])(?:\(\d{3}\)\s?|\d{3}[-.])\d{3}-\d{4}(?![\d-])/;
 
 function documentDateOrder(language: string | undefined, pages: readonly ReadPage[]): DateOptions {
   if (language) return dateOptionsFor(language);
   const text = pages.map((p) => p.layout.text.text).join('\n');
   const order = numericDateOrder(text);
   if (order !== undefined) return { monthFirst: order };
-  // Only American documents write the month first: dollars and a state with its ZIP code.
+  return { monthFirst: isAmerican(text) };
+}
+
+/** Only American documents write the month first: dollars, and a state with its ZIP code or a US telephone number. */
+export function isAmerican(text: string): boolean {
   const codes = findCurrencies(text).map((c) => c.code);
-  const american = codes.length > 0 && codes.every((c) => c === 'USD') && US_ADDRESS.test(text);
-  return { monthFirst: american };
+  return codes.length > 0 && codes.every((c) => c === 'USD') && (US_ADDRESS.test(text) || NANP_PHONE.test(text));
 }
 
 /** What an unlabelled vendor guess of a page after the first keeps of its score. */

@@ -4,6 +4,7 @@ import type { FieldCandidate } from '../../../src/models/fields/field-candidate.
 import { dateOptionsFor } from '../../../src/models/fields/normalize.js';
 import { findPageCandidates } from '../../../src/models/invoice/invoice-fields.js';
 import { guessVendor } from '../../../src/models/fields/vendor.js';
+import { isAmerican } from '../../../src/models/invoice/invoice.js';
 import { buildPageText, type PageText, type PageWord } from '../../../src/models/page/text/text-lines.js';
 import { ocrReceipt } from '../receipt/ocr-receipt.js';
 
@@ -113,6 +114,26 @@ describe('till receipts read by the invoice model', () => {
     const underVatLabel = score(ocrReceipt(['Tel.: 05251/56677', 'USt-IdNr.: 339/5264/3049', 'Kassenbon']));
     expect(underVatLabel).toBeDefined();
     expect(underVatLabel).toBeCloseTo(score(ocrReceipt(['Tel.: 05251/56677', 'Steuernummer: 339/5264/3049', 'Kassenbon']))!, 5);
+  });
+});
+
+describe('numbers, charges and dates of receipts and invoices', () => {
+  it('reads a number without the "N°" glued to it', () => {
+    expect(chosen(ocrReceipt(['FACTURE N°F-20240000014', 'Date 07-11-2024'], 1)).get('InvoiceId')?.contentNormalized).toBe('F-20240000014');
+  });
+
+  it('takes a carrier\'s "Customs Tax" charge for no tax total', () => {
+    const text = ocrReceipt([{ text: 'Ocean Freight Charge', right: '$1,500.00' }, { text: 'Customs Tax', right: '$100.00' }, { text: 'Customs Duties', right: '$75.00' }, { text: 'Invoice Amount:', right: '$5,270.00 AUD' }]);
+    const fields = chosen(text);
+    expect(fields.get('TotalTax')).toBeUndefined();
+    expect(fields.get('InvoiceTotal')?.contentNormalized).toBe('5270.00');
+  });
+
+  it('dates a dollar receipt month first when its only address line is a US telephone number', () => {
+    const receipt = 'getforky.com\n609-664-2022\nOrder# 2662642\nDate: 7/8/24, 11:42 AM\nLarge Latte $7.80';
+    expect(isAmerican(receipt)).toBe(true);
+    // A number grouped otherwise (an Australian one) says nothing of the kind.
+    expect(isAmerican('Booking Phone: 617 4321 1234\nTotal $1,980.00')).toBe(false);
   });
 });
 
