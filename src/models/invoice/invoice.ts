@@ -16,6 +16,7 @@ import type { Model } from '../model.js';
 import { dateOptionsFor, findCurrencies, numericDateOrder, pascalCase, plain, type DateOptions } from '../fields/normalize.js';
 import { analyzeLayout, type PageLayout } from '../page/text/page-layout.js';
 import { ocrLanguages } from '../page/page-reader.js';
+import { fapiaoCandidates } from './cn-fapiao-qr.js';
 import { FISCAL_QR_INVOICE_FIELDS, fiscalQrValue, isFiscalQrPayload, readFiscalQrPair } from './pt-fiscal-qr.js';
 import { receiptCandidates } from '../receipt/receipt-fields.js';
 import type { LayoutTable } from '../page/text/tables.js';
@@ -47,6 +48,8 @@ interface ReadPage {
   itemTables: LayoutTable[];
   /** OCR'd words of the page's names as the accented languages spell them ("Kruger" -> "Krüger"). */
   accented: ReadonlyMap<string, string>;
+  /** What a Chinese VAT invoice's QR code states (cn-fapiao-qr.ts). */
+  stated: FieldCandidate[];
 }
 
 /** The fields a reviewer reads as names, whose accents an English OCR loses. */
@@ -80,7 +83,7 @@ function invoiceModel(kind: InvoiceKind): Model {
       // Words OCR was unsure of that are label words misread ("lota!") are read as those (label-words.ts).
       const layout = analyzeLayout((await page.allWords()).map(respellLabelWord));
       const barcodes = await findBarcodes(page);
-      const read: ReadPage = { ref, layout, itemTables: layout.tables.filter(isLineItemTable), accented: new Map() };
+      const read: ReadPage = { ref, layout, itemTables: layout.tables.filter(isLineItemTable), accented: new Map(), stated: fapiaoCandidates(barcodes) };
       // Till receipts are read by PP-OCR, which spells accents itself; a page OCRed with an accented
       // language's model already has them.
       if (!kind.receipt && !spellsAccents) read.accented = await accentedWords(page, bestNames(pageCandidates(read, kind, hinted)));
@@ -150,7 +153,7 @@ function pageCandidates(page: ReadPage, kind: InvoiceKind, dates: DateOptions): 
   const { text } = page.layout;
   const { candidates, taxIds, hits } = findPageCandidates(text, { dates, portuguese: kind.portuguese, itemTables: page.itemTables });
   const customerLabels = hits.filter((h) => h.definition.category === 'CustomerName' && h.definition.strength >= 0.7).map((h) => h.line);
-  const found: FieldCandidate[] = [...candidates];
+  const found: FieldCandidate[] = [...candidates, ...page.stated];
   const recipient = recipientUnderSenderLine(text);
   if (recipient) {
     customerLabels.push(recipient);

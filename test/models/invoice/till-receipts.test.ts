@@ -5,6 +5,7 @@ import { dateOptionsFor } from '../../../src/models/fields/normalize.js';
 import { findPageCandidates } from '../../../src/models/invoice/invoice-fields.js';
 import { guessVendor } from '../../../src/models/fields/vendor.js';
 import { isAmerican } from '../../../src/models/invoice/invoice.js';
+import { fapiaoCandidates } from '../../../src/models/invoice/cn-fapiao-qr.js';
 import { buildPageText, type PageText, type PageWord } from '../../../src/models/page/text/text-lines.js';
 import { ocrReceipt } from '../receipt/ocr-receipt.js';
 
@@ -134,6 +135,22 @@ describe('numbers, charges and dates of receipts and invoices', () => {
     expect(isAmerican(receipt)).toBe(true);
     // A number grouped otherwise (an Australian one) says nothing of the kind.
     expect(isAmerican('Booking Phone: 617 4321 1234\nTotal $1,980.00')).toBe(false);
+  });
+});
+
+describe('a Chinese VAT invoice (fapiao)', () => {
+  const box = { left: 92, top: 26, width: 159, height: 156 };
+  const code = (text: string, format = 'QRCode') => ({ text, format, box, points: [] });
+
+  it('is read from its QR code: number, date, net amount, in yuan', () => {
+    const found = fapiaoCandidates([code('01,10,042001700112,07007198,286.23,20180323,12636666022332927910,1992,')]);
+    expect(Object.fromEntries(found.map((c) => [c.category, c.contentNormalized]))).toEqual({ InvoiceId: '07007198', InvoiceDate: '2018-03-23', SubTotal: '286.23', Currency: 'CNY' });
+  });
+
+  it('takes no other code for one', () => {
+    expect(fapiaoCandidates([code('01,10,042001700112,07007198,286.23,20180323,', 'Code128')])).toEqual([]);
+    expect(fapiaoCandidates([code('A:123456789*B:999999990*C:PT*D:FT*E:N*F:20240312')])).toEqual([]);
+    expect(fapiaoCandidates([code('01,10,042001700112,07007198,286.23,20181323,')])).toEqual([]);
   });
 });
 
