@@ -53,7 +53,7 @@ export interface VendorGuess {
 }
 
 function isDetailLine(text: string): boolean {
-  return BLOCK_DETAIL.test(plain(text)) || findIbans(text).length > 0 || endsInHouseNumber(text);
+  return BLOCK_DETAIL.test(plain(text)) || findIbans(text).length > 0;
 }
 
 /** Why a line cannot be a name at all: a title, a label, a date, an amount, contact details. */

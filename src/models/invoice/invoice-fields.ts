@@ -177,6 +177,11 @@ const AMOUNT_COLUMNS: ReadonlySet<LabelCategory> = new Set(['SubTotal', 'TotalTa
 /** A German tax office's number: groups of digits parted by slashes. */
 const TAX_OFFICE_NUMBER = /^\d{2,5}\/\d{3,5}(?:\/\d{1,5})?$/;
 
+/** Two amounts or more in cents, and not all the same (a figure below the table, a count, is none of its rows). */
+function perRateColumn(values: ReadonlyArray<{ contentNormalized: string }>): boolean {
+  return new Set(values.map((v) => v.contentNormalized).filter((v) => /\.\d{2}$/.test(v))).size > 1;
+}
+
 /** The columns of a tax table whose rows are one per rate. */
 const PER_RATE_COLUMNS: ReadonlySet<LabelCategory> = new Set(['SubTotal', 'TotalTax']);
 
@@ -251,8 +256,9 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
       // Under a column's header, the column's sum at its foot is the document's figure, its first cell one row's.
       const sum = place === 'below' && AMOUNT_COLUMNS.has(category) ? columnSum(page, run, read[category]) : undefined;
       // A net or tax column of a tax table with a row per rate and no sum row read: the first
-      // row is one rate's ("Netto" over 8,89 and 5,19), not the document's net or tax.
-      if (place === 'below' && !sum && PER_RATE_COLUMNS.has(category) && columnValues(page, run, read[category]).length > 1) break;
+      // row is one rate's ("Netto" over 8,89 and 5,19), not the document's net or tax. One rate's
+      // row and the totals row that repeats it ("1056,05" twice) are the document's.
+      if (place === 'below' && !sum && PER_RATE_COLUMNS.has(category) && perRateColumn(columnValues(page, run, read[category]))) break;
       const taxNumber = category === 'TaxId' || category === 'TaxRegistration';
       const candidate: FieldCandidate = {
         // A name row took its party's category (partyNameOf).

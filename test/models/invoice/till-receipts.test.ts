@@ -99,6 +99,15 @@ describe('till receipts read by the invoice model', () => {
       ...row(300, [[37, 'Summe'], [296, '1,61'], [516, '14,08'], [760, '15,69']]),
     ]);
     expect(chosen(summed).get('SubTotal')?.contentNormalized).toBe('14.08');
+    // One rate, its totals row repeating it, and a register number further down the column: the net.
+    const oneRate = buildPageText([
+      ...row(100, [[338, 'Nettobetrag'], [410, 'MwSt-Betrag MwSt-%'], [525, 'Endbetrag']]),
+      ...row(130, [[352, '1056,05'], [429, '200,65'], [472, '19,0'], [535, '1256,70']]),
+      ...row(160, [[352, '1056,05'], [429, '200,65'], [477, 'EUR'], [535, '1256,70']]),
+      ...row(190, [[44, 'MUSTERLIEFERANT GMBH']]),
+      ...row(220, [[300, 'HRB Nr. 372876']]),
+    ]);
+    expect(chosen(oneRate).get('SubTotal')?.contentNormalized).toBe('1056.05');
   });
 
   it('reads "Netto inkl. MWST" as the total, with its tax, and a Swiss VAT id with its "MWST"', () => {
