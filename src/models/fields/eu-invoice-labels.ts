@@ -286,6 +286,10 @@ export const EU_INVOICE_LABELS: readonly LabelDefinition[] = [
   // BT-115, the amount due: the total unless an amount was paid before.
   ...labels('InvoiceTotal', 0.9, ['celkem\\s*k\\s*uhrade', 'k\\s*uhrade', 'do\\s*zap[lł]aty', 'razem\\s*do\\s*zap[lł]aty', 'at\\s*betale', 'att\\s*betala', 'summa\\s*att\\s*betala', 'maksettava(?:\\s*yhteensa)?', 'fizetendo(?:\\s*osszeg)?', 'restbetrag', 'offener\\s*betrag', 'noch\\s*zu\\s*zahlen']),
   ...labels('InvoiceTotal', 0.8, ['celkem', 'razem', 'i\\s*alt', 'summa', 'yhteensa', 'osszesen', 'totalt']),
+  // A card slip's amount of the sale: "OSTO EUR 18,00" (Finnish), "KÖP" (Swedish), "KJØP" (Norwegian).
+  ...labels('InvoiceTotal', 0.8, ['osto', 'kop', 'kjop']),
+  // The net alone, as "netto" is (invoice-labels.ts): the Finnish "Veroton" (before tax) of a receipt's tax lines.
+  ...labels('SubTotal', 0.6, ['veroton']),
 
   // Amounts that are not the total: BT-113, paid before (a deposit, a prepayment), and the sums of allowances or charges.
   ...labels('Other', 1, [

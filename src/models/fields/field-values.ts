@@ -83,10 +83,18 @@ export const readTaxAmount: ValueReader = (run, page) => {
   return firstAmount(run, page, findAmounts(run.text).filter((a) => !TAX_BASE.test(run.text.slice(0, start(a)))));
 };
 
+/**
+ * A whole number in brackets, no currency beside it: a count of items after a total's label
+ * ("SUMME [3]", "Total (2)"), not an amount. A credit in brackets has cents ("(15.90)").
+ */
+function bracketedCount(text: string, amount: FoundAmount): boolean {
+  return !amount.decimals && !amount.currency && /[[(]\s*$/.test(text.slice(0, amount.index)) && /^\s*[\])]/.test(text.slice(amount.index + amount.length));
+}
+
 function firstAmount(run: TextRun, page: PageText, found: readonly FoundAmount[]): ReadValue | undefined {
   // The year of a date is no amount, though a currency sign follows it ("due April 1, 2024 $54.23").
   const dates = findDates(run.text);
-  const amounts = found.filter((a) => !dates.some((d) => a.index >= d.index && a.index < d.index + d.length));
+  const amounts = found.filter((a) => !dates.some((d) => a.index >= d.index && a.index < d.index + d.length) && !bracketedCount(run.text, a));
   const amount = amounts.find((a) => a.decimals || a.currency) ?? amounts[0];
   if (!amount) return undefined;
   const start = amount.currency ? Math.min(amount.currency.index, amount.index) : amount.index;
@@ -116,7 +124,8 @@ export const readIdentifier: ValueReader = (run, page) => {
     if (inDate(token.index)) continue;
     const grouped = i === 0 ? digitGroups(run.text) : undefined;
     if (grouped) return { run: subRun(page, run, token.index, grouped.length) ?? run, contentNormalized: grouped.replace(/\s/g, ''), fit: 0.9 };
-    const text = token[0].replace(/^[#:№]+/, '').replace(/[.,;:)]+$/, '');
+    // A number sign glued to the number ("#10482", "№ 12", "N°F-20240000014"): its label, not a part of it.
+    const text = token[0].replace(/^(?:[#:№]+|N[°º]\.?:?)(?=[\p{L}\p{N}])/u, '').replace(/[.,;:)]+$/, '');
     if (NOT_AN_ID.test(text)) continue;
     // A number's own label before it ("Nº:", which OCR reads "N2:").
     if (NUMBER_LABEL.test(token[0]) && tokens[i + 1]) continue;

@@ -152,9 +152,13 @@ export function findUncheckedIban(text: string): FoundIdentifier | undefined {
   return undefined;
 }
 
-/** Tax ids that carry their country (Swiss UID, Austrian, Dutch, French, Belgian VAT numbers): their shape alone names them. */
+/**
+ * Tax ids that carry their country (Swiss UID, Austrian, Dutch, French, Belgian VAT numbers): their
+ * shape alone names them. A Swiss UID registered for VAT is written with the tax's name after it
+ * ("CHE-112.203.184 MWST", "... TVA", "... IVA"): the VAT number as printed, suffix and all.
+ */
 const PREFIXED_VAT: readonly RegExp[] = [
-  /\bCHE[-\s]?\d{3}[.\s]?\d{3}[.\s]?\d{3}\b/,
+  /\bCHE[-\s]?\d{3}[.\s]?\d{3}[.\s]?\d{3}\b(?:\s?(?:MWST|TVA|IVA)\b)?/,
   /\bATU\d{8}\b/,
   /\bNL\s?\d{9}\s?B\s?\d{2}\b/,
   /\bFR\s?[0-9A-Z]{2}\s?\d{3}\s?\d{3}\s?\d{3}\b/,
@@ -182,7 +186,12 @@ const SHAPED_TAX_IDS: readonly RegExp[] = [
 /** A VAT number that names its country and so needs no label to be one. */
 export function findPrefixedVatNumber(text: string): FoundIdentifier | undefined {
   const match = PREFIXED_VAT.map((pattern) => pattern.exec(text)).filter((m): m is RegExpExecArray => m !== null).sort((a, b) => a.index - b.index)[0];
-  return match && { index: match.index, length: match[0].length, normalized: match[0].replace(/[\s.-]/g, '') };
+  return match && { index: match.index, length: match[0].length, normalized: withoutSeparators(match[0]) };
+}
+
+/** A tax id as its digits and letters are kept: no spaces, dots or dashes, nor a Swiss UID's tax suffix (printed, it stays in the content). */
+function withoutSeparators(printed: string): string {
+  return printed.replace(/\s?(?:MWST|TVA|IVA)$/, '').replace(/[\s.-]/g, '');
 }
 
 /** What OCR reads for a letter where a digit belongs, and for a digit where a letter belongs. */
@@ -246,7 +255,7 @@ export function findTaxId(printed: string, portuguese: boolean): FoundIdentifier
   const gstin = findOcrGstin(text);
   if (gstin) return gstin;
   const shaped = SHAPED_TAX_IDS.map((pattern) => pattern.exec(text)).filter((m): m is RegExpExecArray => m !== null).sort((a, b) => a.index - b.index)[0];
-  if (shaped) return { index: shaped.index, length: shaped[0].length, normalized: shaped[0].replace(/[\s.-]/g, '') };
+  if (shaped) return { index: shaped.index, length: shaped[0].length, normalized: withoutSeparators(shaped[0]) };
   // Ending in a digit, or in a check letter right after one: not in the next word ("04382170282 - C.F.").
   const match = /\b([A-Z]{2})?[\s.-]?(\d[\d\s.-]{6,16}(?:\d|(?<=\d)[A-Z]))\b/.exec(text);
   if (!match) return undefined;

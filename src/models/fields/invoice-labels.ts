@@ -14,6 +14,14 @@ export type { LabelCategory, LabelDefinition } from './label-definition.js';
 const NO = '(?:number|numbers|nummer|numero|num\\.?|nr\\.?|no\\.?|n\\s?\\.?\\s?[o°º]\\.?|n\\.?2|n\\.|#|id)';
 /** A tax rate after its word: "20%", "(20%)", "@ 9%", "at 20%", "à 20 %", "zu 19 %". */
 const RATE = '(?:\\s*[(@]?\\s*(?:@|at|[aà]|zu)?\\s*\\d{1,2}(?:[.,]\\d{1,3})?\\s*%\\s*\\)?)?';
+/**
+ * A payment by card, as receipts name it ("EC LASTSCHRIFT", "gegeben ec-Karte", "Kreditkarte",
+ * "girocard", "Pankkikortti", "Carte bancaire", "Tarjeta", "PIN"): a card pays the amount due
+ * exactly, no change given (unlabelled-values.ts).
+ */
+export const CARD_PAYMENT =
+  '(?:gegeben\\s*)?(?:ec\\s*-?\\s*(?:karte|cash|lastschrift)|kredit\\s*-?\\s*karte|kartenzahlung|lastschrift|girocard|(?:debit|credit)\\s*card|mastercard|maestro|amex|(?:pankki|luotto|maksu)?kortti|carte\\s*(?:bancaire|bleue|cb)|tarjeta(?:\\s*(?:de\\s*)?(?:credito|debito))?|pinnen|bankkaart|(?:bank)?kort)';
+
 /** The names of taxes, as a pattern's source (plain text). */
 export const TAX_WORD = '(?:vat|tax|taxes|gst|hst|pst|qst|sst|iva|tva|mwst\\.?|ust\\.?|btw|igst|cgst|sgst|utgst|cess|sales\\s*tax|imposto|impuesto|impuestos|imposta|umsatzsteuer|mehrwertsteuer|dph|moms|alv)';
 const CURRENCY_SUFFIX = '(?:\\s*\\(\\s*[a-z$€£₹]{1,3}\\s*\\)|\\s+(?:eur|usd|gbp|inr|myr|rm|chf|rs\\.?))?';
@@ -77,6 +85,10 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
   // A receipt's or a ticket's number is the document's own on a till receipt; beside an invoice
   // number (a paid invoice's receipt) the invoice's is the one asked for.
   ...labels('InvoiceId', 0.9, [`(?:receipt|cash\\s*bill|bill|ticket|transaction|trans)\\s*${NO}`]),
+  // The same in the languages of the till receipts we read: "Kassenbon Nr:", "Bon-Nr.", "Beleg-Nr.",
+  // "Kvitto nr", "Scontrino n."; the Finnish "Kuitti: 1523" names its number with a colon alone
+  // ("KAUPPIAAN KUITTI", the merchant's copy, is a title).
+  ...labels('InvoiceId', 0.9, [`(?:kassenbon|bon|beleg|kassenbeleg|kvitto|kvittering|scontrino|kuitti)\\s*-?\\s*${NO}`, '(?:kuitti|kvitto|kassenbon|bon)(?=\\s*[:#])']),
   // An order's number is the document's only number on some receipts; beside an invoice number it is another document's.
   ...labels('InvoiceId', 0.6, [`(?:sales\\s*)?order\\s*${NO}`]),
   ...labels('InvoiceId', 0.7, ['(?:tax\\s*)?invoice', 'facture', 'rechnung', 'factuur', 'fattura', 'factura', 'fatura(?:[-\\s]recibo)?', 'receipt', 'bill', '(?:credit|debit)\\s*(?:note|memo)', 'gutschrift', 'nota\\s*de\\s*credito', 'creditnota']),
@@ -275,6 +287,10 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
   ...amountLabels('InvoiceTotal', 0.45, ['amount', 'betrag', 'bedrag', 'valor']),
 
   ...amountLabels('Tendered', 1, ['cash(?:\\s*(?:tendered|received|paid))?', 'tendered', 'accepted(?:\\s*(?:total|amount))?', 'amount\\s*(?:tendered|received|paid)', 'paid', 'tunai', 'card', 'visa', 'master\\s*card']),
+  // Payment lines of the till receipts of other countries: cash given ("gegeben", "bar",
+  // "käteinen", "espèces", "efectivo", "contant") and card payments (CARD_PAYMENT).
+  ...amountLabels('Tendered', 1, ['gegeben(?:\\s*bar)?', 'bar', 'kateinen', 'especes', 'efectivo', 'contant', 'contanti', 'kontant']),
+  ...amountLabels('Tendered', 1, [CARD_PAYMENT]),
   ...amountLabels('Change', 1, ['change(?:\\s*due)?', 'baki', 'wechselgeld', 'rendu', 'monnaie', 'cambio', 'troco', 'resto']),
   ...amountLabels('Rounding', 1, ['round(?:ing)?(?:\\s*(?:adj(?:ustment)?\\.?|amount))?', 'rounding\\s*adj\\.?', 'pengenapan']),
   ...labels('Other', 1, [
@@ -302,6 +318,8 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'discount',
     'amount\\s*(?:saved|paid|received)',
     'gst\\s*summary',
+    // Charges a carrier passes on ("Customs Tax", "Customs Duties"): items of the bill, not its tax.
+    'customs\\s*(?:tax(?:es)?|dut(?:y|ies)|charges?|fees?)',
     'tax\\s*(?:code|rate|invoice)',
   ]),
 
@@ -356,6 +374,8 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     '(?:federal|fed\\.?)\\s*(?:tax\\s*)?i\\.?\\s*d\\.?(?:\\s*(?:no\\.?|#))?',
     'tax\\s*i\\.?\\s*d\\.?(?:\\s*(?:no\\.?|#))?',
     'ein',
+    // Australia: "ABN: 16 112 221 123" (the Australian Business Number the GST is registered under).
+    'abn',
     'vat',
     // "USt-IdNr." as OCR reads it too: its capital I is often an l ("USt-ldNr.").
     'ust\\.?\\s*-?\\s*[il1]d\\.?\\s*-?\\s*(?:nr\\.?)?',

@@ -43,7 +43,7 @@ const TITLE =
 
 /** A line that carries contact details, an address or a tax number: the body of a party's block. */
 const BLOCK_DETAIL =
-  /@|www\.|https?:|\b(?:tel|phone|fax|mobile|email|e-mail|vat|gst|gstin|sst|tax|ust|btw|tva|iva|nif|cif|uid|mwst|iban|bic|swift|kvk|siret|p\.?\s?iva|reg(?:istration)?\.?\s*no|co\.?\s*reg)\b|\b\d{4,6}\b|\b(?:street|st\.|road|rd\.|avenue|ave\.|lane|drive|straße|strasse|str\.|weg|laan|straat|gracht|rue|avenue|boulevard|via|viale|corso|piazza|calle|avenida|paseo|rua|jalan|jln|lot|taman|floor|suite|unit|building)\b/;
+  /@|www\.|https?:|\b(?:tel|phone|fax|mobile|email|e-mail|vat|gst|gstin|sst|tax|ust|btw|tva|iva|nif|cif|uid|mwst|iban|bic|swift|kvk|siret|p\.?\s?iva|reg(?:istration)?\.?\s*no|co\.?\s*reg)\b|\b\d{4,6}\b|\b(?:street|st\.|road|rd\.|avenue|ave\.|lane|drive|straße|strasse|strabe|str\.|weg|laan|straat|gracht|rue|avenue|boulevard|via|viale|corso|piazza|calle|avenida|paseo|rua|jalan|jln|lot|taman|floor|suite|unit|building)\b/;
 
 export interface VendorGuess {
   line: TextLine;
@@ -64,6 +64,8 @@ function cannotBeName(line: TextLine, labelled: ReadonlySet<TextLine>): boolean 
   if (TITLE.test(text) && !hasLegalForm(text)) return true;
   if (findDates(line.text).length > 0 || findAmounts(line.text).some((a) => a.decimals)) return true;
   if (/@|www\.|https?:|^\+?\d[\d\s()-]{6,}$/.test(text)) return true;
+  // A first word with a colon is a label or a heading's lead-in ("Neu: Online Shop", "Hinweis: ..."), not a name.
+  if (/^\p{L}+\s*:\s/u.test(text)) return true;
   // Mostly digits: an address number, a phone, a postcode line.
   return (text.match(/\d/g)?.length ?? 0) > 0.3 * text.replace(/\s/g, '').length;
 }
@@ -99,11 +101,16 @@ export function guessVendor(page: PageText, hits: readonly LabelHit[], customerL
   const pageBottom = Math.max(...page.lines.map((l) => l.layoutBox.top + l.layoutBox.height));
   const pageTop = Math.min(...page.lines.map((l) => l.layoutBox.top));
   const span = Math.max(1, pageBottom - pageTop);
-  const domains = [...page.text.matchAll(/(?:@|www\.)([a-z0-9-]+)\./gi)].map((m) => plain(m[1]!).replace(/[^a-z]/g, ''));
+  // Web and mail domains; OCR may lose the "www" of a small print ("we .delphin-apo.de"), which a
+  // country's or a common top-level domain after the name still tells.
+  const domains = [...page.text.matchAll(/(?:@|www\.|(?<![\p{L}\p{N}@.-])\.?(?=[a-z0-9-]{4,}\.(?:com|net|org|eu|de|at|ch|fi|fr|be|nl|it|es|pt|se|no|dk|pl|cz|uk|au|us|ca|in|my)\b))([a-z0-9-]+)\./giu)].map((m) => plain(m[1]!).replace(/[^a-z]/g, ''));
   const guesses: VendorGuess[] = [];
+  const places = placeNames(page);
   for (const line of page.lines) {
     const inCustomerBlock = customerLines.some((heading) => isInBlockOf(heading, line));
     if (inCustomerBlock) continue;
+    // A town or a country on a line of its own is an address's end, or a logo's place name ("APOTHEKE" / "PADERBORN").
+    if (places.has(plain(line.text).replace(/[^\p{L}]+/gu, ' ').trim())) continue;
     const segment = firstSegment(page, line);
     const run: TextRun = afterCodes(page, segment ?? withoutLogoLetters(line));
     const text = plain(run.text).trim();
@@ -141,6 +148,29 @@ export function guessVendor(page: PageText, hits: readonly LabelHit[], customerL
     if (nameWords(run.text).length > 0) return { ...named, run };
   }
   return undefined;
+}
+
+/** Countries as addresses end with them, in English and in their own languages. */
+const COUNTRIES = [
+  'australia', 'new zealand', 'united states', 'usa', 'united kingdom', 'uk', 'great britain', 'england', 'ireland', 'canada', 'india', 'malaysia',
+  'singapore', 'germany', 'deutschland', 'austria', 'osterreich', 'switzerland', 'schweiz', 'suisse', 'svizzera', 'france', 'belgium', 'belgique',
+  'belgie', 'netherlands', 'nederland', 'luxembourg', 'italy', 'italia', 'spain', 'espana', 'portugal', 'finland', 'suomi', 'sweden', 'sverige',
+  'norway', 'norge', 'denmark', 'danmark', 'poland', 'polska', 'czech republic', 'czechia', 'cesko', 'hungary', 'magyarorszag', 'china', 'japan',
+  'brazil', 'brasil', 'mexico', 'south africa',
+];
+
+/**
+ * The towns of the page's postcode lines ("33102 Paderborn", "D-10115 Berlin", "Brisbane City QLD
+ * 4000"'s town is not taken: only a town after its postcode) and the countries: names of places,
+ * never a vendor's name on a line alone.
+ */
+function placeNames(page: PageText): Set<string> {
+  const places = new Set(COUNTRIES);
+  for (const line of page.lines) {
+    const town = /^(?:[A-Z]{1,2}\s?-\s?)?\d{4,5}\s+(\p{L}[\p{L}\s.-]{1,30})$/u.exec(line.text.trim());
+    if (town) places.add(plain(town[1]!).replace(/[^\p{L}]+/gu, ' ').trim());
+  }
+  return places;
 }
 
 /**
@@ -211,7 +241,12 @@ function withWrappedStart(page: PageText, guess: VendorGuess, labelOnly: Readonl
     .sort((x, y) => y.candidate.layoutBox.top - x.candidate.layoutBox.top)[0];
   if (!above) return run;
   const start = runOfWords(above.words);
-  return /\p{L}{2}/u.test(start.text) && findDates(start.text).length === 0 && !holdsCodeOrLabel(start.text) ? joinRuns([start, run]) : run;
+  return /\p{L}{2}/u.test(start.text) && findDates(start.text).length === 0 && !holdsCodeOrLabel(start.text) && !endsInHouseNumber(start.text) ? joinRuns([start, run]) : run;
+}
+
+/** A street and its number ("Salomonkatu 15", "Hauptstr. 1", "Bulevardi 6a"): the address above a footer's name, not its first words. */
+function endsInHouseNumber(text: string): boolean {
+  return /\p{L}{3,}\.?\s+\d{1,4}\s?[a-z]?$/iu.test(text.trim());
 }
 
 /**

@@ -15,7 +15,7 @@ import { BLOCK_LABELS, inOtherPartysBlock, isInBlockOf, orderedValues, wrappedNa
 import type { LayoutTable } from '../page/text/tables.js';
 import type { PageText, TextLine, TextRun } from '../page/text/text-lines.js';
 import { itemRowLines, namesNoField, TAX_CATEGORIES } from './label-filters.js';
-import { columnSum, firstInRow, furtherInRow, lineOf, rowAfter, totalsRowColumns } from './totals-row.js';
+import { columnSum, columnValues, firstInRow, furtherInRow, lineOf, rowAfter, totalsRowColumns } from './totals-row.js';
 import { amountsInWords, currencyMentions, ibans, paidAmounts, totalsOfParts, unlabelledDates, unlabelledVatNumbers } from './unlabelled-values.js';
 
 export interface PageReadOptions {
@@ -174,6 +174,17 @@ function partyNameOf(hit: LabelHit, headings: readonly LabelHit[]): LabelHit[] {
 /** Amounts whose label may head a column with its sum at the foot. */
 const AMOUNT_COLUMNS: ReadonlySet<LabelCategory> = new Set(['SubTotal', 'TotalTax', 'InvoiceTotal']);
 
+/** A German tax office's number: groups of digits parted by slashes. */
+const TAX_OFFICE_NUMBER = /^\d{2,5}\/\d{3,5}(?:\/\d{1,5})?$/;
+
+/** Two amounts or more in cents, and not all the same (a figure below the table, a count, is none of its rows). */
+function perRateColumn(values: ReadonlyArray<{ contentNormalized: string }>): boolean {
+  return new Set(values.map((v) => v.contentNormalized).filter((v) => /\.\d{2}$/.test(v))).size > 1;
+}
+
+/** The columns of a tax table whose rows are one per rate. */
+const PER_RATE_COLUMNS: ReadonlySet<LabelCategory> = new Set(['SubTotal', 'TotalTax']);
+
 /** A tax line's label strength for a tax's name alone. */
 const TAX_WORD_ALONE = 0.85;
 
@@ -208,6 +219,10 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
     row.forEach((r) => nameRows.add(r));
     return row;
   });
+  // A total's label its qualifier runs on ("Netto inkl. MWST", "Summe ohne USt."): the words of
+  // the qualifier label nothing of their own (not a tax line at "inkl. MWST").
+  const qualifiedEnds = hits.map((h) => ({ line: h.line, start: h.start, end: qualifiedTotal(h).labelEnd }));
+  hits = hits.filter((h) => !qualifiedEnds.some((q) => q.line === h.line && q.start < h.start && h.start < q.end));
   hits.forEach((labelHit, i) => {
     const hit = qualifiedTotal(taxWordBesideAmount(page, labelHit, read) ?? labelHit);
     const category = hit.definition.category;
@@ -238,13 +253,21 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
       const nameLine = place === 'inline' ? hit.line : place === 'below' ? lineOf(page, run) : undefined;
       const value = readValue && nameLine && BLOCK_LABELS.has(category) ? (wrappedName(page, nameLine, readValue.run) ?? readValue) : readValue;
       if (!value) continue;
+      // Under a column's header, the column's sum at its foot is the document's figure, its first cell one row's.
+      const sum = place === 'below' && AMOUNT_COLUMNS.has(category) ? columnSum(page, run, read[category]) : undefined;
+      // A net or tax column of a tax table with a row per rate and no sum row read: the first
+      // row is one rate's ("Netto" over 8,89 and 5,19), not the document's net or tax. One rate's
+      // row and the totals row that repeats it ("1056,05" twice) are the document's.
+      if (place === 'below' && !sum && PER_RATE_COLUMNS.has(category) && perRateColumn(columnValues(page, run, read[category]))) break;
       const taxNumber = category === 'TaxId' || category === 'TaxRegistration';
       const candidate: FieldCandidate = {
         // A name row took its party's category (partyNameOf).
         category: (taxNumber ? 'VendorTaxId' : category) as CandidateCategory,
         value: value.run,
         contentNormalized: value.contentNormalized,
-        score: hit.definition.strength * PLACE_WEIGHT[place] * value.fit * (category === 'TaxRegistration' ? REGISTRATION_SHARE : 1),
+        // A German tax office's number ("339/5264/3049") is no VAT id (DE and nine digits), even
+        // where a receipt prints it under "USt-IdNr.": it scores as a registration number.
+        score: hit.definition.strength * PLACE_WEIGHT[place] * value.fit * (category === 'TaxRegistration' || (taxNumber && TAX_OFFICE_NUMBER.test(value.contentNormalized)) ? REGISTRATION_SHARE : 1),
         label: hit.definition.strength,
         labelLine: hit.line,
         hit,
@@ -252,14 +275,13 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
       (taxNumber ? taxIds : candidates).push(candidate);
       // The sums decide which of its two fields an ambiguous label names.
       if (hit.definition.orAs) candidates.push({ ...candidate, category: hit.definition.orAs as CandidateCategory, score: candidate.score * (hit.definition.orAsShare ?? 1) });
-      // Under a column's header, the column's sum at its foot is the document's figure, its first cell one row's.
-      const sum = place === 'below' && AMOUNT_COLUMNS.has(category) ? columnSum(page, run, read[category]) : undefined;
       if (sum) candidates.push({ ...candidate, value: sum.run, contentNormalized: sum.contentNormalized, score: hit.definition.strength * PLACE_WEIGHT.right * sum.fit });
       if (place === 'right' && category === 'InvoiceTotal') candidates.push(...furtherInRow(page, value.run, candidate, hit.definition.strength * PLACE_WEIGHT[place], read[category]));
       if ((place === 'right' || place === 'inline') && category === 'InvoiceTotal') candidates.push(...totalsRowColumns(page, value.run, read.SubTotal));
       break;
     }
   });
+  restoreLostMinus(candidates);
   taxIds.push(...unlabelledVatNumbers(page, excluded, taxIds));
   candidates.push(
     ...paidAmounts(page, excluded, candidates),
@@ -270,6 +292,27 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
     ...amountsInWords(page),
   );
   return { candidates, taxIds, hits, excluded };
+}
+
+/** Amounts whose sign a refund prints on each of them. */
+const SIGNED_CATEGORIES: ReadonlySet<string> = new Set(['InvoiceTotal', 'SubTotal', 'TotalTax', 'TaxLine']);
+
+/**
+ * A refund's or a credit's amounts are negative wherever they are printed ("Yhteensä -15,90" in
+ * the totals, the tax table and the payments): when most of a field's readings of one amount
+ * carry the minus, the reading without it lost it to OCR ("~15,90", a dash read as a speck).
+ */
+function restoreLostMinus(candidates: FieldCandidate[]): void {
+  for (const category of SIGNED_CATEGORIES) {
+    const own = candidates.filter((c) => c.category === category && /^-?\d/.test(c.contentNormalized));
+    const magnitudes = new Set(own.map((c) => c.contentNormalized.replace(/^-/, '')));
+    for (const magnitude of magnitudes) {
+      const same = own.filter((c) => c.contentNormalized.replace(/^-/, '') === magnitude && Number(magnitude) !== 0);
+      const negative = same.filter((c) => c.contentNormalized.startsWith('-')).length;
+      if (negative * 2 <= same.length) continue;
+      for (const c of same) if (!c.contentNormalized.startsWith('-')) c.contentNormalized = `-${magnitude}`;
+    }
+  }
 }
 
 /**

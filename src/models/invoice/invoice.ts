@@ -16,6 +16,7 @@ import type { Model } from '../model.js';
 import { dateOptionsFor, findCurrencies, numericDateOrder, pascalCase, plain, type DateOptions } from '../fields/normalize.js';
 import { analyzeLayout, type PageLayout } from '../page/text/page-layout.js';
 import { ocrLanguages } from '../page/page-reader.js';
+import { fapiaoCandidates } from './cn-fapiao-qr.js';
 import { FISCAL_QR_INVOICE_FIELDS, fiscalQrValue, isFiscalQrPayload, readFiscalQrPair } from './pt-fiscal-qr.js';
 import { receiptCandidates } from '../receipt/receipt-fields.js';
 import type { LayoutTable } from '../page/text/tables.js';
@@ -47,6 +48,8 @@ interface ReadPage {
   itemTables: LayoutTable[];
   /** OCR'd words of the page's names as the accented languages spell them ("Kruger" -> "Krüger"). */
   accented: ReadonlyMap<string, string>;
+  /** What a Chinese VAT invoice's QR code states (cn-fapiao-qr.ts). */
+  stated: FieldCandidate[];
 }
 
 /** The fields a reviewer reads as names, whose accents an English OCR loses. */
@@ -80,7 +83,7 @@ function invoiceModel(kind: InvoiceKind): Model {
       // Words OCR was unsure of that are label words misread ("lota!") are read as those (label-words.ts).
       const layout = analyzeLayout((await page.allWords()).map(respellLabelWord));
       const barcodes = await findBarcodes(page);
-      const read: ReadPage = { ref, layout, itemTables: layout.tables.filter(isLineItemTable), accented: new Map() };
+      const read: ReadPage = { ref, layout, itemTables: layout.tables.filter(isLineItemTable), accented: new Map(), stated: fapiaoCandidates(barcodes) };
       // Till receipts are read by PP-OCR, which spells accents itself; a page OCRed with an accented
       // language's model already has them.
       if (!kind.receipt && !spellsAccents) read.accented = await accentedWords(page, bestNames(pageCandidates(read, kind, hinted)));
@@ -122,26 +125,35 @@ function invoiceModel(kind: InvoiceKind): Model {
 /**
  * Day or month first: the language hint when it says (en-US), else what the document's own
  * numeric dates show (a 15/03 or a 03/15 somewhere), else month first only for dollar documents
- * with an American address; the rest of the world writes the day first.
+ * with an American address or telephone number; the rest of the world writes the day first.
  */
 const US_ADDRESS = /\b(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY]),?\s+\d{5}(?:-\d{4})?\b/;
+
+/** A North American telephone number as the US prints it ("609-664-2022", "(609) 664-2022"): a receipt's only address line may be its phone. */
+const NANP_PHONE = /(?<![\d-])(?:\(\d{3}\)\s?|\d{3}[-.])\d{3}-\d{4}(?![\d-])/;
 
 function documentDateOrder(language: string | undefined, pages: readonly ReadPage[]): DateOptions {
   if (language) return dateOptionsFor(language);
   const text = pages.map((p) => p.layout.text.text).join('\n');
   const order = numericDateOrder(text);
   if (order !== undefined) return { monthFirst: order };
-  // Only American documents write the month first: dollars and a state with its ZIP code.
-  const codes = findCurrencies(text).map((c) => c.code);
-  const american = codes.length > 0 && codes.every((c) => c === 'USD') && US_ADDRESS.test(text);
-  return { monthFirst: american };
+  return { monthFirst: isAmerican(text) };
 }
+
+/** Only American documents write the month first: dollars, and a state with its ZIP code or a US telephone number. */
+export function isAmerican(text: string): boolean {
+  const codes = findCurrencies(text).map((c) => c.code);
+  return codes.length > 0 && codes.every((c) => c === 'USD') && (US_ADDRESS.test(text) || NANP_PHONE.test(text));
+}
+
+/** What an unlabelled vendor guess of a page after the first keeps of its score. */
+const LATER_PAGE_VENDOR = 0.9;
 
 function pageCandidates(page: ReadPage, kind: InvoiceKind, dates: DateOptions): PagedCandidate[] {
   const { text } = page.layout;
   const { candidates, taxIds, hits } = findPageCandidates(text, { dates, portuguese: kind.portuguese, itemTables: page.itemTables });
   const customerLabels = hits.filter((h) => h.definition.category === 'CustomerName' && h.definition.strength >= 0.7).map((h) => h.line);
-  const found: FieldCandidate[] = [...candidates];
+  const found: FieldCandidate[] = [...candidates, ...page.stated];
   const recipient = recipientUnderSenderLine(text);
   if (recipient) {
     customerLabels.push(recipient);
@@ -154,7 +166,10 @@ function pageCandidates(page: ReadPage, kind: InvoiceKind, dates: DateOptions): 
   const payers = new Set(found.filter(payer));
   if (kind.receipt && page.ref.chunkNumber === 1) found.push(...receiptCandidates(text, hits));
   const vendor = guessVendor(text, hits, customerLabels, customerNames);
-  if (vendor) found.push({ category: 'VendorName', value: vendor.run, contentNormalized: correctLegalForm(vendor.run.text.replace(/\s+/g, ' ').trim()), score: vendor.score * (kind.receipt ? 0.8 : 1), label: 0, labelLine: vendor.line });
+  // The letterhead on the first page names the sender; a later page's heading is more often a
+  // notice or an advertisement ("Neu: ... Online Shop") than the name again.
+  const laterPage = page.ref.chunkNumber > 1 ? LATER_PAGE_VENDOR : 1;
+  if (vendor) found.push({ category: 'VendorName', value: vendor.run, contentNormalized: correctLegalForm(vendor.run.text.replace(/\s+/g, ' ').trim()), score: vendor.score * (kind.receipt ? 0.8 : 1) * laterPage, label: 0, labelLine: vendor.line });
   // No label names the customer: the address block of a letter's window may.
   const addressee = kind.receipt || customerNames.size > 0 ? undefined : recipientInAddressBlock(text, vendor?.line);
   if (addressee) {

@@ -54,7 +54,9 @@ export function namesNoField(page: PageText, h: LabelHit): boolean {
   // A party's word beside, under or over an IBAN names the account's holder, the payee ("IBAN
   // IT70... / Intestatario: Ferretti S.r.l.").
   const accountHolder = (h: LabelHit) => h.definition.category === 'CustomerName' && besideAnIban(page, h.line);
-  return qualifier(h) || aside(h) || accountHolder(h) || inSentence(h);
+  // The tax's name after a Swiss UID is the VAT number's suffix ("CHE-112.203.184 MWST"), no label.
+  const uidSuffix = (h: LabelHit) => h.start > 0 && /CHE[-\s]?\d{3}[.\s]?\d{3}[.\s]?\d{3}\s?$/.test(h.line.text.slice(0, h.start));
+  return qualifier(h) || aside(h) || accountHolder(h) || inSentence(h) || uidSuffix(h);
 }
 
 /** Words before a tax word that make it part of an amount's label: "(excl.", "incl.", "hors", "ohne". */

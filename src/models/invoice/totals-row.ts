@@ -125,14 +125,28 @@ const MAX_COLUMN_ROWS = 8;
  * up to it to the cent. The first cell under a header is one row's; the sum is the document's.
  */
 export function columnSum(page: PageText, firstCell: TextRun, read: ValueReader): ReturnType<ValueReader> {
+  const values = columnValues(page, firstCell, read);
+  const cents = (v: string) => Math.round(Number(v) * 100);
+  for (let end = values.length - 1; end >= 2; end--) {
+    const sum = values.slice(0, end).reduce((total, v) => total + cents(v.contentNormalized), 0);
+    if (Math.abs(sum - cents(values[end]!.contentNormalized)) <= end - 1) return values[end];
+  }
+  return undefined;
+}
+
+/**
+ * The values of a column of amounts from its first cell down (a gap of one row allowed), as
+ * `read` reads them: one for a figure alone under its header, more for a table's rows.
+ */
+export function columnValues(page: PageText, firstCell: TextRun, read: ValueReader): Array<NonNullable<ReturnType<ValueReader>>> {
   const boxes = firstCell.words.map((w) => w.layoutBox);
   const first = read(firstCell, page);
-  if (boxes.length === 0 || !first) return undefined;
+  if (boxes.length === 0 || !first) return [];
   const left = Math.min(...boxes.map((b) => b.left));
   const right = Math.max(...boxes.map((b) => b.left + b.width));
   const height = Math.max(...boxes.map((b) => b.height));
   const line = lineOf(page, firstCell);
-  if (!line) return undefined;
+  if (!line) return [first];
   const values = [first];
   let gaps = 0;
   for (let r = line.row + 1; r < page.rows.length && r <= line.row + MAX_COLUMN_ROWS; r++) {
@@ -145,10 +159,5 @@ export function columnSum(page: PageText, firstCell: TextRun, read: ValueReader)
     }
     values.push(value);
   }
-  const cents = (v: string) => Math.round(Number(v) * 100);
-  for (let end = values.length - 1; end >= 2; end--) {
-    const sum = values.slice(0, end).reduce((total, v) => total + cents(v.contentNormalized), 0);
-    if (Math.abs(sum - cents(values[end]!.contentNormalized)) <= end - 1) return values[end];
-  }
-  return undefined;
+  return values;
 }

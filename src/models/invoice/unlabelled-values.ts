@@ -7,7 +7,8 @@ import { currencyNamed, findAmountInWords } from './amount-in-words.js';
 import { SURE_PAYMENT, type FieldCandidate } from '../fields/field-candidate.js';
 import { plausibleYear, readIban, REPAIRED_IBAN, subRun, type ValueReader } from '../fields/field-values.js';
 import { findIbans, findPrefixedVatNumber } from '../fields/identifiers.js';
-import { findAmounts, findCurrencies, findDates, type DateOptions } from '../fields/normalize.js';
+import { findAmounts, findCurrencies, findDates, plain, type DateOptions } from '../fields/normalize.js';
+import { CARD_PAYMENT } from '../fields/invoice-labels.js';
 import { joinRuns, type PageText, type TextLine } from '../page/text/text-lines.js';
 
 /** Without a label, a date is the invoice's only weakly (the document may print several). */
@@ -21,6 +22,15 @@ const TOWN_BEFORE_DATE = /^\s*\p{Lu}[\p{L}\s.'’-]{1,30},\s*(?:den|le|il|el|am|
 /** An amount that is the cash tendered less the change is what was paid: a total whatever its label. */
 const PAID_AMOUNT = 0.7;
 
+/** What a card paid, read from its own payment line: below a total's label (0.8) and a repeat of the paid amount elsewhere. */
+const CARD_PAID = 0.6;
+const CARD_LABEL = new RegExp(`^(?:${CARD_PAYMENT}|card|visa|master\\s*card)`);
+
+function isCardPayment(candidate: FieldCandidate): boolean {
+  const hit = candidate.hit;
+  return hit !== undefined && CARD_LABEL.test(plain(hit.line.text.slice(hit.start, hit.labelEnd)).trim());
+}
+
 /** Amounts equal to a tendered amount less a change amount of the page: the total, however OCR spoiled its label. */
 export function paidAmounts(page: PageText, excluded: ReadonlySet<TextLine>, labelled: readonly FieldCandidate[]): FieldCandidate[] {
   // Tills print the cash tendered as a payment ("Cash -50.00"): its size counts.
@@ -28,9 +38,15 @@ export function paidAmounts(page: PageText, excluded: ReadonlySet<TextLine>, lab
   const tendered = labelled.filter((c) => c.category === 'Tendered' && c.score >= SURE_PAYMENT);
   const change = labelled.filter((c) => c.category === 'Change' && c.score >= SURE_PAYMENT);
   const paid = new Set(tendered.flatMap((t) => change.map((c) => cents(t.contentNormalized) - cents(c.contentNormalized))).filter((v) => v > 0));
-  if (paid.size === 0) return [];
+  // A card pays the amount due exactly: without a change line, what a card paid is the total,
+  // printed on the card's line itself when the total's line lost its amount ("Summe" over "EC
+  // LASTSCHRIFT 134,39"); a total line that kept it says so more surely.
+  const cards = change.length === 0 ? tendered.filter(isCardPayment) : [];
+  const found: FieldCandidate[] = cards.map((card) => ({ ...card, category: 'InvoiceTotal', score: CARD_PAID, label: 0 }));
+  for (const card of cards) paid.add(cents(card.contentNormalized));
+  paid.delete(0);
+  if (paid.size === 0) return found;
   const taken = new Set([...tendered, ...change].map((c) => c.value.spans[0]?.offset));
-  const found: FieldCandidate[] = [];
   for (const line of page.lines) {
     if (excluded.has(line)) continue;
     for (const amount of findAmounts(line.text)) {
