@@ -63,7 +63,7 @@ export function paidAmounts(page: PageText, excluded: ReadonlySet<TextLine>, lab
 const TOTAL_OF_PARTS = 0.6;
 /** ...within this many rows below the lower of the two. */
 const PARTS_REACH = 3;
-/** A line of nothing but an amount and its currency ("1 210,00 Kč", "€ 96.00"): no label of anything. */
+/** A line of nothing but an amount and its currency ("1 210,00 Kč", "€ 96.00"), alone on its row: no label of anything. */
 const BARE_AMOUNT_LINE = /^[^\p{L}]*(?:\p{L}{1,3}\.?)?[^\p{L}]*$/u;
 
 /**
@@ -82,7 +82,8 @@ export function totalsOfParts(page: PageText, excluded: ReadonlySet<TextLine>, l
   const taken = new Set(labelled.filter((c) => c.category === 'InvoiceTotal').map((c) => c.value.spans[0]?.offset));
   const found: FieldCandidate[] = [];
   for (const line of page.lines) {
-    if (excluded.has(line) || !BARE_AMOUNT_LINE.test(line.text)) continue;
+    // Alone on its row: an amount with a label beside it ("CASH   94.00", label and amount apart) is that label's.
+    if (excluded.has(line) || !BARE_AMOUNT_LINE.test(line.text) || (page.rows[line.row]?.length ?? 0) > 1) continue;
     const amounts = findAmounts(line.text).filter((a) => a.decimals);
     if (amounts.length !== 1) continue;
     const [amount] = amounts as [(typeof amounts)[number]];
