@@ -13,6 +13,7 @@
  *
  *   BENCH_CORPORA=<corpora> npx tsx bench/receipt-memory.ts [receipts=6] [reads=2] [rounds=2]
  *   BENCH_MALLOC_VARIANTS=glibc,jemalloc   a subset
+ *   BENCH_JEMALLOC_CONF=oversize_threshold:0   one more variant, jemalloc-conf: jemalloc with this MALLOC_CONF
  *   BENCH_JEMALLOC=<path of libjemalloc.so.2>   else Debian's (package libjemalloc2) for this architecture
  *   BENCH_IDLE_SECONDS=15   how long the process idles before the last RSS is read
  */
@@ -92,6 +93,7 @@ const variants: Record<string, Record<string, string>> = {
   trim: { MALLOC_TRIM_THRESHOLD_: '1048576' },
   jemalloc: { LD_PRELOAD: process.env.BENCH_JEMALLOC ?? debianJemalloc() },
   'jemalloc-decay': { LD_PRELOAD: process.env.BENCH_JEMALLOC ?? debianJemalloc(), MALLOC_CONF: JEMALLOC_DECAY },
+  ...(process.env.BENCH_JEMALLOC_CONF ? { 'jemalloc-conf': { LD_PRELOAD: process.env.BENCH_JEMALLOC ?? debianJemalloc(), MALLOC_CONF: process.env.BENCH_JEMALLOC_CONF } } : {}),
 };
 
 async function runVariant(name: string, args: string[]): Promise<Reading> {
