@@ -25,6 +25,11 @@
  *   BENCH_TEXT_PAGES=1,20,200 BENCH_SCANNED_PAGES=1,5,20 BENCH_REPEAT_SMALL=3 BENCH_AUDIO=1   (defaults)
  *   BENCH_TEXT_PAGES= BENCH_SCANNED_PAGES= BENCH_AUDIO=0   the warm-ups and the receipt only (its memory)
  *   BENCH_COMPILED=1   the compiled build (node dist/main.js dev) instead of tsx
+ *   BENCH_APP_ENV='NAME=value NAME=value'   variables for the app (and its engine children) only,
+ *     not for the benchmark or its peers: e.g. the memory allocator, `MALLOC_TRIM_THRESHOLD_=1048576`
+ *     or `LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2 MALLOC_CONF=background_thread:true`
+ *   BENCH_IDLE_AFTER_RECEIPT=30   seconds the app idles after the receipt before its memory is read again
+ *     (an allocator that hands memory back on a timer shows it then)
  *   BENCH_PIPELINE_DATABASE=docproc_pipeline   the database it creates and uses
  */
 import { execFile } from 'node:child_process';
@@ -79,7 +84,20 @@ const options = {
   audio: process.env.BENCH_AUDIO !== '0',
   /** The app as production runs it, compiled (`node dist/main.js dev`), instead of `npm start`'s tsx. */
   compiled: process.env.BENCH_COMPILED === '1',
+  appEnv: appEnvironment(process.env.BENCH_APP_ENV ?? ''),
+  idleAfterReceipt: Number(process.env.BENCH_IDLE_AFTER_RECEIPT ?? 30),
 };
+
+/** BENCH_APP_ENV's `NAME=value` pairs, separated by spaces. */
+function appEnvironment(raw: string): Record<string, string> {
+  const pairs: Record<string, string> = {};
+  for (const pair of raw.split(/\s+/).filter(Boolean)) {
+    const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(pair);
+    if (!match) throw new Error(`BENCH_APP_ENV: NAME=value pairs separated by spaces, got ${pair}`);
+    pairs[match[1]!] = match[2]!;
+  }
+  return pairs;
+}
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
@@ -281,6 +299,7 @@ async function main() {
       SEED_CLIENT_ID: credentials.clientId,
       SEED_CLIENT_SECRET: credentials.clientSecret,
       SOURCE_URL_ALLOW_PRIVATE: 'true',
+      ...options.appEnv,
     };
     const logFile = path.join(tmpdir(), 'docproc-bench-pipeline.log');
     let builtRoot: string | undefined;
@@ -301,6 +320,7 @@ async function main() {
     say('settings that differ from production:');
     say(`  database ${PIPELINE_DATABASE} (its own), DATA_DIR a temporary directory, ${redis ? 'a redis-server of its own' : `REDIS_URL ${infra.redisUrl}`}`);
     say('  SOURCE_URL_ALLOW_PRIVATE=true (sources served on loopback, so the download costs no network); status polled every 50 ms');
+    for (const [name, value] of Object.entries(options.appEnv)) say(`  ${name}=${value} (BENCH_APP_ENV)`);
     say('  logging, rate limits, ENGINE_THREADS, DETECT_CONCURRENCY and OCR_PROCESSES as shipped (defaults)');
     say(`  peers run at nice +${ENGINE_NICE}, the priority of the app's engine threads and of the processes they start`);
     say(`peers: pdftotext -bbox; tesseract CLI (--dpi ${OCR_DPI}, TSV, OMP_THREAD_LIMIT=1, ${cores} processes at a time) on the page images; ${ocrmypdf ? `ocrmypdf (--jobs ${cores})` : 'ocrmypdf not installed'}; pocketsphinx_continuous on the 16 kHz WAV`);
@@ -357,8 +377,12 @@ async function main() {
     await noteMemory('after the scanned PDFs');
     if (receipts) {
       const receipt = await endToEnd(api, app, db, files.url('warm-scan.pdf'), 'receipt', receipts);
-      say(`receipt (1 scanned page, Receipts workspace): ${nameOf(TaskStatus, receipt.status)} in ${receipt.seconds.toFixed(2)} s`);
+      say(`receipt (1 scanned page, Receipts workspace): ${nameOf(TaskStatus, receipt.status)} in ${receipt.seconds.toFixed(2)} s, app CPU ${receipt.cpu.toFixed(2)} s`);
       await noteMemory('after a receipt');
+      if (options.idleAfterReceipt > 0) {
+        await new Promise((r) => setTimeout(r, options.idleAfterReceipt * 1000));
+        await noteMemory(`${options.idleAfterReceipt} s after the receipt`);
+      }
     }
     if (options.audio && transcripts) {
       const ours = await endToEnd(api, app, db, files.url('speech.flac'), 'speech', transcripts);
