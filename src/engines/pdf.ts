@@ -103,14 +103,17 @@ export async function withPdf<T>(filePath: string, work: (doc: PDFDocumentProxy)
 export function pdfInfo(filePath: string): Promise<PdfInfo> {
   return withPdf(filePath, async (doc) => {
     const pages: PdfPageSize[] = [];
-    for (let pageNumber = 1; pageNumber <= doc.numPages; pageNumber++) {
-      const page = await getPage(doc, pageNumber);
-      const { width, height } = page.getViewport({ scale: 1 });
-      pages.push({ width, height });
-      page.cleanup();
-    }
+    for (let pageNumber = 1; pageNumber <= doc.numPages; pageNumber++) pages.push(await pdfPageSize(doc, pageNumber));
     return { pageCount: doc.numPages, pages };
   });
+}
+
+/** One page's size in points (1-based page number), from a document already open. */
+export async function pdfPageSize(doc: PDFDocumentProxy, pageNumber: number): Promise<PdfPageSize> {
+  const page = await getPage(doc, pageNumber);
+  const { width, height } = page.getViewport({ scale: 1 });
+  page.cleanup();
+  return { width, height };
 }
 
 /** Words of a page's text layer with their boxes in points (1-based page number). */

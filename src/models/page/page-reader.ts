@@ -3,7 +3,7 @@ import { imagePageToPng, textLineHeight, withoutDotLeaders } from '../../engines
 import { ocrImage, ocrProcessLimit, type OcrOptions } from '../../engines/ocr.js';
 import { levelPage, MIN_DESKEW_DEGREES, pageSkewDegrees } from '../../engines/deskew.js';
 import { paddleOcrAvailable, paddleOcrImage, type PaddleOcrOptions } from '../../engines/paddle-ocr.js';
-import { openPdf, pdfInfo, pdfPageDrawing, pdfPageText, renderPdfPage, renderPdfPagePixels, type PageDrawing, type Pixels } from '../../engines/pdf.js';
+import { openPdf, pdfPageDrawing, pdfPageSize, pdfPageText, renderPdfPage, renderPdfPagePixels, type PageDrawing, type Pixels } from '../../engines/pdf.js';
 import { EngineFailedError, PdfUnreadableError } from '../../engines/errors.js';
 import { cropPixels, decodeGrey, greyPng, resizeGrey, toGrey, type GreyPixels } from '../../engines/pixels.js';
 import { hasPdftoppm, renderPdfPageGrey } from '../../engines/poppler.js';
@@ -101,14 +101,15 @@ export async function* readPages(input: ModelInput, options: ReadOptions): Async
 }
 
 async function* readPdfPages(input: ModelInput, options: ReadOptions): AsyncGenerator<SourcePage> {
-  const { pages: sizes } = await pdfInfo(input.sourcePath);
   // Opened here rather than with withPdf: the document must stay open while the caller works on
-  // a yielded page, and be released when the generator finishes or is abandoned.
+  // a yielded page, and be released when the generator finishes or is abandoned. It is opened
+  // once: each page's size is read from it as the page is read (pdfInfo would parse every page
+  // of another copy, which pre-processing did already).
   const pdf = await openPdf(input.sourcePath);
   try {
-    const outside = input.pages.find((pageNumber) => !sizes[pageNumber - 1]);
-    if (outside !== undefined) throw new ModelRejectedInputError(`page ${outside} is outside the document's ${sizes.length} pages`);
-    yield* readAhead(input.pages, (pageNumber) => readPdfPage(pdf, input.sourcePath, pageNumber, sizes[pageNumber - 1]!, options));
+    const outside = input.pages.find((pageNumber) => !Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > pdf.numPages);
+    if (outside !== undefined) throw new ModelRejectedInputError(`page ${outside} is outside the document's ${pdf.numPages} pages`);
+    yield* readAhead(input.pages, (pageNumber) => readPdfPage(pdf, input.sourcePath, pageNumber, options));
   } finally {
     await pdf.destroy();
   }
@@ -142,7 +143,8 @@ async function* readAhead<T>(items: readonly number[], read: (item: number) => P
   }
 }
 
-async function readPdfPage(pdf: PDFDocumentProxy, filePath: string, pageNumber: number, size: { width: number; height: number }, options: ReadOptions): Promise<SourcePage> {
+async function readPdfPage(pdf: PDFDocumentProxy, filePath: string, pageNumber: number, options: ReadOptions): Promise<SourcePage> {
+  const size = await pdfPageSize(pdf, pageNumber);
   const rendered = new Map<number, Promise<PageImage>>();
   const image = (dpi = OCR_DPI) => {
     let page = rendered.get(dpi);
@@ -236,6 +238,8 @@ async function readImageWords(
     const read = await ocrPage({ pixels }, POINTS_PER_INCH / OCR_DPI, { languages: options.languages, dpi: OCR_DPI }, `image${index}.`, options);
     for (const word of read.words) found.push({ ...word, box: { ...word.box, left: word.box.left + region.left, top: word.box.top + region.top } });
   }
+  // Most text pages have no image region: the text layer's index is built only for words to check.
+  if (found.length === 0) return found;
   const repeats = textLayerCover(layerWords);
   return found.filter((word) => !repeats(word));
 }
