@@ -8,7 +8,7 @@
 import type { PageRef } from '../page/text/entities.js';
 import type { InvoiceField } from './invoice-field-names.js';
 import { hasSmudgedWord, SURE_PAYMENT, type CandidateCategory, type FieldCandidate } from './field-candidate.js';
-import { plain } from './normalize.js';
+import { cents, plain } from './normalize.js';
 import { isValidIban } from './identifiers.js';
 import { capImpossible } from './impossible-values.js';
 import { confidenceFromEvidence, evidenceFor, TEXT_LAYER, type Check } from './confidence-evidence.js';
@@ -24,8 +24,6 @@ export interface ChosenField {
   contentNormalized: string;
   confidence: number;
 }
-
-const cents = (value: string) => Math.round(Number(value) * 100);
 
 function byScore(a: PagedCandidate, b: PagedCandidate): number {
   return b.score - a.score || a.page.chunkNumber - b.page.chunkNumber || (a.value.spans[0]?.offset ?? 0) - (b.value.spans[0]?.offset ?? 0);

@@ -210,6 +210,11 @@ export function findCurrency(text: string): FoundCurrency | undefined {
 const NUMBER =
   /[-−]?\d{1,3} \.\d{2}(?![\d%])|[-−]?(?:\d{1,2}(?:,\d{2})+,\d{3}|\d{1,3}(?:[ \u00a0\u202f\u2009.,'’]\d{3})+)(?:[.,]\d{1,4})?(?![\d%])|[-−]?\d+(?:[.,]\d{1,4})?(?![\d%])/gu;
 
+/** A normalised amount ("1537.50", "-15.90") in whole cents, to compare amounts without rounding errors. */
+export function cents(normalized: string): number {
+  return Math.round(Number(normalized) * 100);
+}
+
 /**
  * The amount in `text` (its last number that is not a percentage) as a plain decimal: "1.537,50 €"
  * and "$1,537.50" are both "1537.50".

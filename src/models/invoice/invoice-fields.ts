@@ -10,7 +10,7 @@ import type { CandidateCategory, FieldCandidate } from '../fields/field-candidat
 import { readAmount, readCurrency, readDate, readLabelledIban, readIdentifier, readName, readTaxAmount, readTaxId, subRun, type ReadValue, type ValueReader } from '../fields/field-values.js';
 import { INVOICE_LABELS, TAX_WORD, type LabelCategory } from '../fields/invoice-labels.js';
 import { compileLabels, findLabelHits, lineRightOf, valuesOf, type LabelHit, type ValuePlace } from '../fields/label-hits.js';
-import { findAmounts, plain, type DateOptions } from '../fields/normalize.js';
+import { cents, type DateOptions, findAmounts, plain } from '../fields/normalize.js';
 import { BLOCK_LABELS, inOtherPartysBlock, isInBlockOf, orderedValues, wrappedName } from '../fields/party-blocks.js';
 import type { LayoutTable } from '../page/text/tables.js';
 import type { PageText, TextLine, TextRun } from '../page/text/text-lines.js';
@@ -151,7 +151,6 @@ export function taxByRate(page: PageText, hit: LabelHit): ReadValue | undefined 
       if (sub) amounts.push({ run: sub, value: a.value });
     }
   }
-  const cents = (value: string) => Math.round(Number(value) * 100);
   for (const tax of amounts) {
     const based = amounts.some((base) => base !== tax && Math.abs(cents(base.value)) > Math.abs(cents(tax.value)) && Math.abs((cents(base.value) * rate) / 100 - cents(tax.value)) <= 1);
     if (based) return { run: tax.run, contentNormalized: tax.value, fit: 1 };
@@ -254,11 +253,12 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
       const value = readValue && nameLine && BLOCK_LABELS.has(category) ? (wrappedName(page, nameLine, readValue.run) ?? readValue) : readValue;
       if (!value) continue;
       // Under a column's header, the column's sum at its foot is the document's figure, its first cell one row's.
-      const sum = place === 'below' && AMOUNT_COLUMNS.has(category) ? columnSum(page, run, read[category]) : undefined;
+      const column = place === 'below' && AMOUNT_COLUMNS.has(category) ? columnValues(page, run, read[category]) : [];
+      const sum = columnSum(column);
       // A net or tax column of a tax table with a row per rate and no sum row read: the first
       // row is one rate's ("Netto" over 8,89 and 5,19), not the document's net or tax. One rate's
       // row and the totals row that repeats it ("1056,05" twice) are the document's.
-      if (place === 'below' && !sum && PER_RATE_COLUMNS.has(category) && perRateColumn(columnValues(page, run, read[category]))) break;
+      if (!sum && PER_RATE_COLUMNS.has(category) && perRateColumn(column)) break;
       const taxNumber = category === 'TaxId' || category === 'TaxRegistration';
       const candidate: FieldCandidate = {
         // A name row took its party's category (partyNameOf).

@@ -5,7 +5,7 @@
 import type { FieldCandidate } from '../fields/field-candidate.js';
 import { subRun, type ValueReader } from '../fields/field-values.js';
 import { TAX_WORD } from '../fields/invoice-labels.js';
-import { findAmounts, plain } from '../fields/normalize.js';
+import { cents, findAmounts, plain } from '../fields/normalize.js';
 import { overlap } from '../page/text/geometry.js';
 import { runOfWords, type PageText, type TextLine, type TextRun } from '../page/text/text-lines.js';
 
@@ -121,12 +121,10 @@ const MAX_COLUMN_ROWS = 8;
 
 /**
  * The sum at the foot of a column of amounts under a label ("Nettobetrag" over a row per tax rate
- * and the totals row): the last amount of the column when the amounts above it, two or more, add
- * up to it to the cent. The first cell under a header is one row's; the sum is the document's.
+ * and the totals row), from the column's values (columnValues): the last amount of the column when
+ * the amounts above it, two or more, add up to it to the cent. The first cell under a header is one row's; the sum is the document's.
  */
-export function columnSum(page: PageText, firstCell: TextRun, read: ValueReader): ReturnType<ValueReader> {
-  const values = columnValues(page, firstCell, read);
-  const cents = (v: string) => Math.round(Number(v) * 100);
+export function columnSum(values: ReadonlyArray<NonNullable<ReturnType<ValueReader>>>): ReturnType<ValueReader> {
   for (let end = values.length - 1; end >= 2; end--) {
     const sum = values.slice(0, end).reduce((total, v) => total + cents(v.contentNormalized), 0);
     if (Math.abs(sum - cents(values[end]!.contentNormalized)) <= end - 1) return values[end];

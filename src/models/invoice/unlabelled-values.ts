@@ -7,7 +7,7 @@ import { currencyNamed, findAmountInWords } from './amount-in-words.js';
 import { SURE_PAYMENT, type FieldCandidate } from '../fields/field-candidate.js';
 import { plausibleYear, readIban, REPAIRED_IBAN, subRun, type ValueReader } from '../fields/field-values.js';
 import { findIbans, findPrefixedVatNumber } from '../fields/identifiers.js';
-import { findAmounts, findCurrencies, findDates, plain, type DateOptions } from '../fields/normalize.js';
+import { cents, type DateOptions, findAmounts, findCurrencies, findDates, plain } from '../fields/normalize.js';
 import { CARD_PAYMENT } from '../fields/invoice-labels.js';
 import { joinRuns, type PageText, type TextLine } from '../page/text/text-lines.js';
 
@@ -34,23 +34,23 @@ function isCardPayment(candidate: FieldCandidate): boolean {
 /** Amounts equal to a tendered amount less a change amount of the page: the total, however OCR spoiled its label. */
 export function paidAmounts(page: PageText, excluded: ReadonlySet<TextLine>, labelled: readonly FieldCandidate[]): FieldCandidate[] {
   // Tills print the cash tendered as a payment ("Cash -50.00"): its size counts.
-  const cents = (value: string) => Math.abs(Math.round(Number(value) * 100));
+  const size = (value: string) => Math.abs(cents(value));
   const tendered = labelled.filter((c) => c.category === 'Tendered' && c.score >= SURE_PAYMENT);
   const change = labelled.filter((c) => c.category === 'Change' && c.score >= SURE_PAYMENT);
-  const paid = new Set(tendered.flatMap((t) => change.map((c) => cents(t.contentNormalized) - cents(c.contentNormalized))).filter((v) => v > 0));
+  const paid = new Set(tendered.flatMap((t) => change.map((c) => size(t.contentNormalized) - size(c.contentNormalized))).filter((v) => v > 0));
   // A card pays the amount due exactly: without a change line, what a card paid is the total,
   // printed on the card's line itself when the total's line lost its amount ("Summe" over "EC
   // LASTSCHRIFT 134,39"); a total line that kept it says so more surely.
   const cards = change.length === 0 ? tendered.filter(isCardPayment) : [];
   const found: FieldCandidate[] = cards.map((card) => ({ ...card, category: 'InvoiceTotal', score: CARD_PAID, label: 0 }));
-  for (const card of cards) paid.add(cents(card.contentNormalized));
+  for (const card of cards) paid.add(size(card.contentNormalized));
   paid.delete(0);
   if (paid.size === 0) return found;
   const taken = new Set([...tendered, ...change].map((c) => c.value.spans[0]?.offset));
   for (const line of page.lines) {
     if (excluded.has(line)) continue;
     for (const amount of findAmounts(line.text)) {
-      if (!amount.decimals || !paid.has(cents(amount.value))) continue;
+      if (!amount.decimals || !paid.has(size(amount.value))) continue;
       const run = subRun(page, line, amount.index, amount.length);
       if (!run || taken.has(run.spans[0]?.offset)) continue;
       found.push({ category: 'InvoiceTotal', value: run, contentNormalized: amount.value, score: PAID_AMOUNT, label: 0, labelLine: line });
@@ -73,7 +73,6 @@ const BARE_AMOUNT_LINE = /^[^\p{L}]*(?:\p{L}{1,3}\.?)?[^\p{L}]*$/u;
  * other totals.
  */
 export function totalsOfParts(page: PageText, excluded: ReadonlySet<TextLine>, labelled: readonly FieldCandidate[]): FieldCandidate[] {
-  const cents = (value: string) => Math.round(Number(value) * 100);
   const placed = (category: string) =>
     labelled.flatMap((c) => (c.category === category && c.label > 0 && c.labelLine && 'row' in c.labelLine ? [{ value: cents(c.contentNormalized), row: (c.labelLine as TextLine).row }] : []));
   const nets = placed('SubTotal');

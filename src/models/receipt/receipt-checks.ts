@@ -8,7 +8,7 @@
 import type { FieldCandidate } from '../fields/field-candidate.js';
 import type { LabelHit } from '../fields/label-hits.js';
 import { plausibleYear } from '../fields/field-values.js';
-import { findAmounts, findCurrencies, findDates } from '../fields/normalize.js';
+import { cents, findAmounts, findCurrencies, findDates } from '../fields/normalize.js';
 import type { PageText, TextLine } from '../page/text/text-lines.js';
 
 /**
@@ -80,7 +80,8 @@ function dateConfirmation(page: PageText, hits: readonly LabelHit[]): FieldCandi
   return [{ category: 'InvoiceDate', value: only.line, contentNormalized: only.date.iso, score: CONFIRMED, label: 0, confirms: true }];
 }
 
-const cents = (value: string) => Math.abs(Math.round(Number(value) * 100));
+/** An amount's size in cents: tills print payments and refunds with either sign. */
+const size = (value: string) => Math.abs(cents(value));
 
 /**
  * The receipt's total, when the print states it twice and nothing larger: the largest amount of
@@ -97,7 +98,7 @@ function totalConfirmation(page: PageText, hits: readonly LabelHit[]): FieldCand
   const amounts = page.lines.flatMap((line) =>
     findAmounts(line.text)
       .filter((a) => a.decimals && /[.,]\d{2}$/.test(line.text.slice(a.index, a.index + a.length)))
-      .map((amount) => ({ line, value: amount.value, cents: cents(amount.value) })),
+      .map((amount) => ({ line, value: amount.value, cents: size(amount.value) })),
   );
   const largest = Math.max(0, ...amounts.filter((a) => !paymentRows.has(rowOf(a.line))).map((a) => a.cents));
   if (largest === 0) return [];

@@ -8,7 +8,7 @@
 import type { Span } from '../../domain/entities.js';
 import { plausibleYear } from '../fields/field-values.js';
 import { unionBox, type Box } from '../page/text/geometry.js';
-import { findAmounts, findCurrencies, findDates, plainWithOffsets } from '../fields/normalize.js';
+import { cents, findAmounts, findCurrencies, findDates, plainWithOffsets } from '../fields/normalize.js';
 
 export interface ProfileWord {
   text: string;
@@ -256,8 +256,6 @@ export function valuesIn(kind: ValueKind, text: string, options: ValueOptions = 
     }
   }
 }
-
-const cents = (value: string) => Math.round(Number(value) * 100);
 
 /** Whether two normalised values of a kind are the same value. */
 export function sameValue(kind: ValueKind, a: string, b: string): boolean {
