@@ -10,15 +10,16 @@
  *   trim             glibc with MALLOC_TRIM_THRESHOLD_=1048576
  *   jemalloc         jemalloc (LD_PRELOAD) with its default decay
  *   jemalloc-decay   jemalloc with MALLOC_CONF=background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0
+ *   jemalloc-image   jemalloc with the MALLOC_CONF the Dockerfile sets (the image's allocator)
  *
- *   BENCH_CORPORA=<corpora> npx tsx bench/receipt-memory.ts [receipts=6] [reads=2] [rounds=2]
+ *   BENCH_CORPORA=<corpora> npm run bench:memory -- [receipts=6] [reads=2] [rounds=2]
  *   BENCH_MALLOC_VARIANTS=glibc,jemalloc   a subset
  *   BENCH_JEMALLOC_CONF=oversize_threshold:0   one more variant, jemalloc-conf: jemalloc with this MALLOC_CONF
  *   BENCH_JEMALLOC=<path of libjemalloc.so.2>   else Debian's (package libjemalloc2) for this architecture
  *   BENCH_IDLE_SECONDS=15   how long the process idles before the last RSS is read
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,8 +94,18 @@ const variants: Record<string, Record<string, string>> = {
   trim: { MALLOC_TRIM_THRESHOLD_: '1048576' },
   jemalloc: { LD_PRELOAD: process.env.BENCH_JEMALLOC ?? debianJemalloc() },
   'jemalloc-decay': { LD_PRELOAD: process.env.BENCH_JEMALLOC ?? debianJemalloc(), MALLOC_CONF: JEMALLOC_DECAY },
+  // What the Docker image sets, read from the Dockerfile: the bench measures the shipped setting.
+  'jemalloc-image': { LD_PRELOAD: process.env.BENCH_JEMALLOC ?? debianJemalloc(), MALLOC_CONF: imageMallocConf() },
   ...(process.env.BENCH_JEMALLOC_CONF ? { 'jemalloc-conf': { LD_PRELOAD: process.env.BENCH_JEMALLOC ?? debianJemalloc(), MALLOC_CONF: process.env.BENCH_JEMALLOC_CONF } } : {}),
 };
+
+/** The MALLOC_CONF the Dockerfile gives the image's processes. */
+function imageMallocConf(): string {
+  const dockerfile = readFileSync(fileURLToPath(new URL('../Dockerfile', import.meta.url)), 'utf8');
+  const conf = /\bMALLOC_CONF=(\S+)/.exec(dockerfile)?.[1];
+  if (!conf) throw new Error('the Dockerfile sets no MALLOC_CONF');
+  return conf;
+}
 
 async function runVariant(name: string, args: string[]): Promise<Reading> {
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), READER_FLAG, ...args], {
