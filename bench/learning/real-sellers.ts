@@ -19,6 +19,8 @@ export interface RealInvoice {
   /** The bytes the service is given: the printed page only. */
   read: () => Promise<Buffer>;
   type: string;
+  /** Where the invoice was issued, when known: a name in two countries is two companies (placeholder names of sample forms above all). */
+  country?: string;
   expected: Partial<Record<LabelledInvoiceField, ExpectedField>>;
 }
 
@@ -31,8 +33,10 @@ export interface Seller {
 }
 
 /**
- * Groups of one seller: the same name, and a VAT id or IBAN in common (one name may be two sellers,
- * "LE FOURNISSEUR" with two VAT ids); an invoice showing neither joins the name's only group.
+ * Groups of one seller: the same name in the same country, and a VAT id or IBAN in common (one
+ * name may be two sellers, "LE FOURNISSEUR" with two VAT ids); an invoice showing neither joins the
+ * name's only group. A vendor's sample forms put one placeholder name ("Contoso") on invoices of
+ * several countries; those are as many sellers.
  */
 function bySeller(corpus: Seller['corpus'], invoices: readonly RealInvoice[]): Seller[] {
   const groups: Array<{ nameKey: string; numbers: Set<string>; seller: Seller }> = [];
@@ -40,30 +44,35 @@ function bySeller(corpus: Seller['corpus'], invoices: readonly RealInvoice[]): S
   const numbersOf = (i: RealInvoice) => [i.expected.VendorTaxId?.value, i.expected.IBAN?.value].flatMap((v) => (v ? [v.replace(/\s/g, '').toUpperCase()] : []));
   const unnumbered: RealInvoice[] = [];
   for (const invoice of sorted) {
-    const name = invoice.expected.VendorName?.value;
-    if (!name) continue;
+    const label = invoice.expected.VendorName?.value;
+    if (!label) continue;
+    const name = sellerKey(label, invoice);
     const numbers = numbersOf(invoice);
     if (numbers.length === 0) {
       unnumbered.push(invoice);
       continue;
     }
-    const group = groups.find((g) => g.nameKey === textKey(name) && numbers.some((n) => g.numbers.has(n)));
+    const group = groups.find((g) => g.nameKey === name && numbers.some((n) => g.numbers.has(n)));
     if (group) {
       group.seller.invoices.push(invoice);
       numbers.forEach((n) => group.numbers.add(n));
     } else {
       const tax = invoice.expected.VendorTaxId?.value;
-      groups.push({ nameKey: textKey(name), numbers: new Set(numbers), seller: { corpus, name: tax ? `${name} (${tax})` : name, invoices: [invoice] } });
+      groups.push({ nameKey: name, numbers: new Set(numbers), seller: { corpus, name: tax ? `${label} (${tax})` : label, invoices: [invoice] } });
     }
   }
   for (const invoice of unnumbered) {
-    const key = textKey(invoice.expected.VendorName!.value);
+    const key = sellerKey(invoice.expected.VendorName!.value, invoice);
     const same = groups.filter((g) => g.nameKey === key);
     if (same.length === 1) same[0]!.seller.invoices.push(invoice);
     else if (same.length === 0) groups.push({ nameKey: key, numbers: new Set(), seller: { corpus, name: invoice.expected.VendorName!.value, invoices: [invoice] } });
   }
   for (const g of groups) g.seller.invoices.sort((a, b) => a.name.localeCompare(b.name));
   return groups.map((g) => g.seller).filter((s) => s.invoices.length > 1);
+}
+
+function sellerKey(name: string, invoice: RealInvoice): string {
+  return `${textKey(name)}|${invoice.country ?? ''}`;
 }
 
 /**
@@ -90,6 +99,7 @@ export async function loadRealSellers(corpora: string, publicFolder: string): Pr
           return doc.kind === 'e-invoice' ? Buffer.from(await withoutEmbeddedFiles(bytes)) : bytes;
         },
         type: fileKindOf(doc.file) === 'pdf' ? 'application/pdf' : /\.png$/i.test(doc.file) ? 'image/png' : 'image/jpeg',
+        country: doc.country,
         expected: doc.expected,
       }),
     );

@@ -209,11 +209,17 @@ function distinctLines(candidates: readonly PagedCandidate[]): PagedCandidate[] 
   });
 }
 
+/** What the whole document says that a field's own candidates cannot. */
+export interface DocumentFacts {
+  /** An American document: dollars with a state and ZIP code or a US telephone number (invoice.ts, isAmerican). */
+  american?: boolean;
+}
+
 /**
  * One value per field, each with the confidence its evidence allows (confidence-evidence.ts): the
  * same rule for invoices and receipts.
  */
-export function chooseFields(candidates: readonly PagedCandidate[]): Map<InvoiceField, ChosenField> {
+export function chooseFields(candidates: readonly PagedCandidate[], facts: DocumentFacts = {}): Map<InvoiceField, ChosenField> {
   const chosen = new Map<InvoiceField, ChosenField>();
   const set = (field: InvoiceField, candidate: PagedCandidate | undefined, check: Check = 'none') => {
     if (!candidate) return;
@@ -265,7 +271,13 @@ export function chooseFields(candidates: readonly PagedCandidate[]): Map<Invoice
 
   // Currencies are a closed list: a misread sign is no currency rather than another one.
   const labelled = ofCategory(candidates, 'Currency')[0] ?? currencyOfTotal(candidates, chosen.get('InvoiceTotal'));
-  if (labelled) set('Currency', dollarNamed(candidates, labelled), 'pass');
+  if (labelled) {
+    const currency = dollarNamed(candidates, labelled);
+    // A bare "$" is the US dollar only by default (Canada, Australia, Mexico print it too): on a
+    // document not shown to be American it is read, neither labelled nor checked.
+    if (isBareDollar(currency) && currency.contentNormalized === 'USD' && !facts.american) set('Currency', { ...currency, label: 0 });
+    else set('Currency', currency, 'pass');
+  }
   else set('Currency', mostMentioned(candidates));
   capImpossible(chosen);
   return chosen;
@@ -290,9 +302,13 @@ const OTHER_DOLLARS: ReadonlySet<string> = new Set(['CAD', 'AUD', 'NZD', 'SGD', 
  * "All amounts in AUD"), when it names one other than the US dollar.
  */
 function dollarNamed(candidates: readonly PagedCandidate[], currency: PagedCandidate): PagedCandidate {
-  if (currency.contentNormalized !== 'USD' || !/^\$$/.test(currency.value.text.trim())) return currency;
+  if (currency.contentNormalized !== 'USD' || !isBareDollar(currency)) return currency;
   const named = candidates.find((c) => c.category === 'CurrencyMention' && OTHER_DOLLARS.has(c.contentNormalized));
   return named ? { ...currency, value: named.value, contentNormalized: named.contentNormalized } : currency;
+}
+
+function isBareDollar(currency: PagedCandidate): boolean {
+  return currency.value.text.trim() === '$';
 }
 
 /** Without a label or a sign on the total: the currency the document mentions most, less surely. */

@@ -98,7 +98,7 @@ function invoiceModel(kind: InvoiceKind): Model {
 
     const dates = documentDateOrder(input.language, pages);
     const candidates = pages.flatMap((page) => pageCandidates(page, kind, dates));
-    const general = chooseFields(candidates);
+    const general = chooseFields(candidates, { american: isAmerican(documentText(pages)) });
     const [fiscalCode] = fiscalCodes;
     if (fiscalCode) confirmWithFiscalCode(general, fiscalCode);
     // The vendor's profile, when reviewers taught the workspace this vendor: its reading first.
@@ -134,10 +134,14 @@ const NANP_PHONE = /(?<![\d-])(?:\(\d{3}\)\s?|\d{3}[-.])\d{3}-\d{4}(?![\d-])/;
 
 function documentDateOrder(language: string | undefined, pages: readonly ReadPage[]): DateOptions {
   if (language) return dateOptionsFor(language);
-  const text = pages.map((p) => p.layout.text.text).join('\n');
+  const text = documentText(pages);
   const order = numericDateOrder(text);
   if (order !== undefined) return { monthFirst: order };
   return { monthFirst: isAmerican(text) };
+}
+
+function documentText(pages: readonly ReadPage[]): string {
+  return pages.map((p) => p.layout.text.text).join('\n');
 }
 
 /** Only American documents write the month first: dollars, and a state with its ZIP code or a US telephone number. */
