@@ -20,7 +20,8 @@
  * The contradictions: a check failed; another value for the field nearly as likely; a VAT id whose
  * check digits fail, or that holds another company number than its party prints; a tax office's
  * number standing in for a VAT id; an identifier the reader put right to pass its check digits;
- * an invoice number that holds another label. Impossible values are capped after
+ * an invoice number that holds another label; a sign that names several currencies (a bare "$")
+ * on a document that does not say which. Impossible values are capped after
  * (impossible-values.ts).
  */
 import type { InvoiceField } from './invoice-field-names.js';
@@ -32,12 +33,14 @@ import { nationalNumberOf, vatCheckDigits } from './vat-check-digits.js';
  * Every check a field can pass or fail: 'pass' a check against other printed values; 'weak-pass'
  * one that only makes the value plausible (a due date after the issue date); 'confirmed' a second
  * reading of the page, independent of the field's label and place, found the same value (a
- * confirming candidate, field-candidate.ts).
+ * confirming candidate, field-candidate.ts); 'ambiguous' the value is one reading of several the
+ * printed sign allows, and the document says nothing of which (a bare "$": US, Canadian or
+ * Australian dollars, Mexican pesos).
  */
-export type Check = 'pass' | 'weak-pass' | 'fail' | 'confirmed' | 'none';
+export type Check = 'pass' | 'weak-pass' | 'fail' | 'confirmed' | 'ambiguous' | 'none';
 
 export type AgreeingKind = 'read' | 'term label' | 'check' | 'found again';
-export type Contradiction = 'check failed' | 'rival value' | 'check digits fail' | 'other company number' | 'tax office number' | 'characters put right' | 'holds a label';
+export type Contradiction = 'check failed' | 'rival value' | 'check digits fail' | 'other company number' | 'tax office number' | 'characters put right' | 'holds a label' | 'ambiguous';
 
 export interface Evidence {
   /** Each kind of agreeing evidence, a check over other printed values twice. */
@@ -128,6 +131,7 @@ export function evidenceFor(field: InvoiceField, candidate: FieldCandidate, chec
   if (check === 'pass') agreeing.push('check', 'check');
   if (check === 'weak-pass') agreeing.push('check');
   if (check === 'fail') against = 'check failed';
+  if (check === 'ambiguous') against = 'ambiguous';
   if (check === 'confirmed' || foundAgain(candidate, candidates)) agreeing.push('found again');
   // Two values nearly as likely and nothing but their labels and places to choose: a check or a second reading would have chosen.
   const unsettled = check !== 'pass' && check !== 'confirmed' && rivalled(field, candidate, candidates);
@@ -164,6 +168,7 @@ const CONTRADICTION_CAP: Readonly<Record<Contradiction, number>> = {
   'rival value': SINGLE_EVIDENCE_CAP,
   'characters put right': SINGLE_EVIDENCE_CAP,
   'holds a label': SINGLE_EVIDENCE_CAP,
+  ambiguous: SINGLE_EVIDENCE_CAP,
 };
 
 /** OCR this sure of every word of a value, and a second reading agreeing, count its characters as read. */

@@ -211,8 +211,8 @@ function distinctLines(candidates: readonly PagedCandidate[]): PagedCandidate[] 
 
 /** What the whole document says that a field's own candidates cannot. */
 export interface DocumentFacts {
-  /** An American document: dollars with a state and ZIP code or a US telephone number (invoice.ts, isAmerican). */
-  american?: boolean;
+  /** The document prints an address in the United States, a state with its ZIP code (invoice.ts): its "$" is the US dollar. */
+  usAddress?: boolean;
 }
 
 /**
@@ -271,14 +271,12 @@ export function chooseFields(candidates: readonly PagedCandidate[], facts: Docum
 
   // Currencies are a closed list: a misread sign is no currency rather than another one.
   const labelled = ofCategory(candidates, 'Currency')[0] ?? currencyOfTotal(candidates, chosen.get('InvoiceTotal'));
-  if (labelled) {
-    const currency = dollarNamed(candidates, labelled);
-    // A bare "$" is the US dollar only by default (Canada, Australia, Mexico print it too): on a
-    // document not shown to be American it is read, neither labelled nor checked.
-    if (isBareDollar(currency) && currency.contentNormalized === 'USD' && !facts.american) set('Currency', { ...currency, label: 0 });
-    else set('Currency', currency, 'pass');
-  }
-  else set('Currency', mostMentioned(candidates));
+  const read = labelled ?? mostMentioned(candidates);
+  const currency = read && dollarNamed(candidates, read);
+  // A bare "$" is the US dollar only by default (Canada, Australia, Mexico print it too), and a
+  // North American telephone number may be Canadian: only a US address settles it.
+  const ambiguous = currency && isBareDollar(currency) && currency.contentNormalized === 'USD' && !facts.usAddress;
+  set('Currency', currency, ambiguous ? 'ambiguous' : labelled ? 'pass' : 'none');
   capImpossible(chosen);
   return chosen;
 }

@@ -98,7 +98,7 @@ function invoiceModel(kind: InvoiceKind): Model {
 
     const dates = documentDateOrder(input.language, pages);
     const candidates = pages.flatMap((page) => pageCandidates(page, kind, dates));
-    const general = chooseFields(candidates, { american: isAmerican(documentText(pages)) });
+    const general = chooseFields(candidates, { usAddress: US_ADDRESS.test(documentText(pages)) });
     const [fiscalCode] = fiscalCodes;
     if (fiscalCode) confirmWithFiscalCode(general, fiscalCode);
     // The vendor's profile, when reviewers taught the workspace this vendor: its reading first.

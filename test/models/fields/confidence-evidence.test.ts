@@ -76,6 +76,14 @@ describe('the evidence for a chosen value', () => {
     expect(evidenceFor('IBAN', repaired, 'pass', [repaired]).against).toBe('characters put right');
   });
 
+  it('keeps a currency the sign leaves open below 0.9, however often the sign is printed', () => {
+    const dollar = candidate('Currency', '$', 'USD', 120);
+    const again = { ...candidate('CurrencyMention', '$', 'USD', 400), label: 0 };
+    const evidence = evidenceFor('Currency', dollar, 'ambiguous', [dollar, again]);
+    expect(evidence.against).toBe('ambiguous');
+    expect(confidenceFromEvidence(0.99, evidence, 1)).toBeLessThan(0.9);
+  });
+
   it('does not count the same value printed two ways as a rival, nor the same label again as a second finding', () => {
     const id = candidate('InvoiceId', 'E2018092011804', 'E2018092011804', 300);
     const plain = { ...candidate('InvoiceId', '2018092011804', '2018092011804', 900) };

@@ -337,16 +337,20 @@ describe('invoice fields on common layouts', () => {
     expect(found).toMatchObject({ Currency: 'CAD', VendorTaxId: '784123655RT0001' });
   });
 
-  it('a bare "$" is read as US dollars but sure only on an American document (a state with its ZIP code)', async () => {
+  it('a bare "$" is read as US dollars but sure only with a US address (a state with its ZIP code): a North American telephone number may be Canadian', async () => {
     const totals = (...address: string[]) => rows('Harbour Signs Ltd.', ...address, 'Invoice Number 0000388', [['Subtotal', 300], ['$1,000.00', 450]], [['Tax', 300], ['$50.00', 450]], [['Total', 300], ['$1,050.00', 450]]);
     const currency = async (page: Placed[]) => {
       const pdf = await writeFixture(scratch.file(`layout-${++count}.pdf`), await textPdf([page]));
       const entity = (await firstPageEntities(invoicesUniversalModel, pdf, 'pdf')).find((e) => e.category === 'Currency' && !e.notDetected);
       return { code: entity?.keyValues[0]?.contentNormalized, confidence: entity?.confidence ?? 0 };
     };
-    const unplaced = await currency(totals('12 Wharf Road', 'Halifax'));
-    expect(unplaced.code).toBe('USD');
-    expect(unplaced.confidence).toBeLessThan(0.9);
+    // No total to print it beside: the sign the document prints most.
+    const itemsOnly = rows('Harbour Signs Ltd.', 'Invoice Number 0000389', [['Rate ($)', 300], ['Amount ($)', 400]], [['$20', 300], ['$40.00', 400]], [['$20', 300], ['$60.00', 400]], [['$20', 300], ['$20.00', 400]]);
+    for (const page of [totals('12 Wharf Road', 'Halifax'), totals('12 Wharf Road', 'Tel. 902-555-0143'), itemsOnly]) {
+      const unplaced = await currency(page);
+      expect(unplaced.code).toBe('USD');
+      expect(unplaced.confidence).toBeLessThan(0.9);
+    }
     const american = await currency(totals('12 Wharf Road', 'Portland, ME 04101'));
     expect(american.code).toBe('USD');
     expect(american.confidence).toBeGreaterThanOrEqual(0.9);
