@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Worker as Thread } from 'node:worker_threads';
 import Tesseract from 'tesseract.js';
+import { THRESHOLDING_METHOD, type OcrThreshold } from './ocr-threshold.js';
 import { EngineError, EngineTimeoutError, errorMessage, UnsupportedLanguageError } from './errors.js';
 
 const ENGINE = 'tesseract.js';
@@ -17,6 +18,8 @@ export interface TsvOptions {
   dpi?: number;
   /** How tesseract segments the image, see OcrOptions.layout. */
   layout?: 'page' | 'column';
+  /** How ink is told from paper, see OcrOptions.threshold. */
+  threshold?: OcrThreshold;
   timeoutMs: number;
 }
 
@@ -131,7 +134,7 @@ class LanguageWorker {
     );
   }
 
-  private async run(image: Buffer, { dpi, layout, timeoutMs }: TsvOptions): Promise<string> {
+  private async run(image: Buffer, { dpi, layout, threshold = 'global', timeoutMs }: TsvOptions): Promise<string> {
     const work = async () => {
       const { api, thread } = await this.loaded();
       // An idle worker thread is unref'd so it never keeps the process alive; a running job must.
@@ -140,6 +143,7 @@ class LanguageWorker {
         await api.setParameters({
           user_defined_dpi: dpi ? String(Math.round(dpi)) : '0',
           tessedit_pageseg_mode: layout === 'column' ? Tesseract.PSM.SINGLE_COLUMN : Tesseract.PSM.AUTO,
+          thresholding_method: THRESHOLDING_METHOD[threshold],
         });
         const { data } = await api.recognize(image, {}, { text: false, tsv: true });
         return data.tsv ?? '';

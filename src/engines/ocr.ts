@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import type { Box } from './geometry.js';
 import { UnsupportedLanguageError } from './errors.js';
 import { findOnPath } from './find-on-path.js';
+import { THRESHOLDING_METHOD, type OcrThreshold } from './ocr-threshold.js';
 import { wasmOcrTsv, type TsvOptions } from './ocr-wasm.js';
 import { ProcessSlots } from './process-slots.js';
 import { runProcess } from './process.js';
@@ -38,6 +39,8 @@ export interface OcrOptions {
    */
   layout?: 'page' | 'column';
   timeoutMs?: number;
+  /** How ink is told from paper (ocr-threshold.ts); global by default. */
+  threshold?: OcrThreshold;
   /** Which tesseract reads the image; by default the native one when on PATH, else tesseract.js. */
   engine?: OcrEngine;
 }
@@ -105,7 +108,7 @@ export function ocrProcessLimit(): number {
 export async function ocrImage(image: Buffer | string, options: OcrOptions = {}): Promise<OcrResult> {
   const languages = [...new Set((options.languages?.length ? options.languages : ['en']).map(tesseractLanguage))];
   const recognize = (await chooseOcrEngine(options.engine)) === 'native' ? nativeTsv : wasmOcrTsv;
-  const tsv = await ocrSlots().run(() => recognize(image, languages, { dpi: options.dpi, layout: options.layout, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS }));
+  const tsv = await ocrSlots().run(() => recognize(image, languages, { dpi: options.dpi, layout: options.layout, threshold: options.threshold, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS }));
   countEvent('ocrPages');
   return parseTsv(tsv);
 }
@@ -113,7 +116,7 @@ export async function ocrImage(image: Buffer | string, options: OcrOptions = {})
 /** Tesseract's page segmentation modes: 3 finds blocks and columns, 4 reads one column of text of varying size. */
 const PAGE_SEGMENTATION = { page: '3', column: '4' } as const;
 
-async function nativeTsv(image: Buffer | string, languages: readonly string[], { dpi, layout = 'page', timeoutMs }: TsvOptions): Promise<string> {
+async function nativeTsv(image: Buffer | string, languages: readonly string[], { dpi, layout = 'page', threshold = 'global', timeoutMs }: TsvOptions): Promise<string> {
   const args = [
     typeof image === 'string' ? image : 'stdin',
     'stdout',
@@ -122,6 +125,8 @@ async function nativeTsv(image: Buffer | string, languages: readonly string[], {
     ...(dpi ? ['--dpi', String(Math.round(dpi))] : []),
     '--psm',
     PAGE_SEGMENTATION[layout],
+    '-c',
+    `thresholding_method=${THRESHOLDING_METHOD[threshold]}`,
     'tsv',
   ];
   const { stdout } = await runProcess('tesseract', args, {

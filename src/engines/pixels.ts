@@ -79,3 +79,12 @@ export function toRgba(pixels: Pixels): Uint8ClampedArray {
 function sharpOf(pixels: Pixels) {
   return sharp(pixels.data, { raw: { width: pixels.width, height: pixels.height, channels: pixels.channels } });
 }
+
+/** An encoded image turned clockwise by a quarter, half or three quarters (a page photographed sideways), as a PNG. */
+export async function turnPng(image: Buffer, degrees: 90 | 180 | 270): Promise<Buffer> {
+  try {
+    return await sharp(image, { failOn: 'error' }).rotate(degrees).png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer();
+  } catch (error) {
+    throw new ImageUnreadableError(`unreadable image: ${errorMessage(error)}`, { cause: error });
+  }
+}

@@ -5,12 +5,13 @@ import { levelPage, MIN_DESKEW_DEGREES, pageSkewDegrees } from '../../engines/de
 import { paddleOcrAvailable, paddleOcrImage, type PaddleOcrOptions } from '../../engines/paddle-ocr.js';
 import { openPdf, pdfPageDrawing, pdfPageSize, pdfPageText, renderPdfPage, renderPdfPagePixels, type PageDrawing, type Pixels } from '../../engines/pdf.js';
 import { EngineFailedError, PdfUnreadableError } from '../../engines/errors.js';
-import { cropPixels, decodeGrey, greyPng, resizeGrey, toGrey, type GreyPixels } from '../../engines/pixels.js';
+import { cropPixels, decodeGrey, greyPng, resizeGrey, toGrey, turnPng, type GreyPixels } from '../../engines/pixels.js';
 import { hasPdftoppm, renderPdfPageGrey } from '../../engines/poppler.js';
 import { centerOf, containsPoint, growBox, overlap, scaleBox, unionBox, type Box } from './text/geometry.js';
 import { ModelRejectedInputError, type ModelInput } from '../model.js';
 import { rereadGarbled } from './garbled-words.js';
 import { joinSplitInitials } from './split-initials.js';
+import { isPoorReading, linesRunDown, sureCharacters, TURN_GAIN } from './reading-quality.js';
 import type { PageWord } from './text/text-lines.js';
 
 /** A page drawn as pixels, and how many page units one pixel is. */
@@ -235,7 +236,8 @@ async function readImageWords(
   const found: PageWord[] = [];
   for (const [index, region] of regions.entries()) {
     const pixels = await renderPdfPagePixels(pdf, pageNumber, OCR_DPI, region);
-    const read = await ocrPage({ pixels }, POINTS_PER_INCH / OCR_DPI, { languages: options.languages, dpi: OCR_DPI }, `image${index}.`, options);
+    // A letterhead or logo holds a few words by nature: its short reading is no poor one to retry.
+    const read = await ocrPage({ pixels }, POINTS_PER_INCH / OCR_DPI, { languages: options.languages, dpi: OCR_DPI, threshold: 'global' }, `image${index}.`, options);
     for (const word of read.words) found.push({ ...word, box: { ...word.box, left: word.box.left + region.left, top: word.box.top + region.top } });
   }
   // Most text pages have no image region: the text layer's index is built only for words to check.
@@ -314,10 +316,23 @@ function textLayerCover(layer: readonly PageWord[]): (word: PageWord) => boolean
 }
 
 async function readImagePage(path: string, pageNumber: number, options: ReadOptions): Promise<SourcePage> {
-  const png = await imagePageToPng(path, pageNumber - 1);
+  let png = await imagePageToPng(path, pageNumber - 1);
   let decoded: Promise<GreyPixels> | undefined;
   const grey = () => (decoded ??= decodeGrey(png));
-  const { width, height, words } = await ocrPage({ png, pixels: grey }, 1, { languages: options.languages, layout: options.layout }, '', options);
+  let read = await ocrPage({ png, pixels: grey }, 1, { languages: options.languages, layout: options.layout }, '', options);
+  // A photo whose reading stays poor and whose words run down the image shows its slip sideways
+  // (EXIF says nothing): the page is read turned a quarter each way, and the turn that reads far
+  // more becomes the page.
+  if (read.poor && read.sideways) {
+    for (const degrees of QUARTER_TURNS) {
+      const turned = await turnPng(png, degrees);
+      const attempt = await ocrPage({ png: turned, pixels: () => decodeGrey(turned) }, 1, { languages: options.languages, layout: options.layout, threshold: 'adaptive' }, '', options);
+      if (attempt.sure > TURN_GAIN * read.sure) {
+        [read, png, decoded] = [attempt, turned, undefined];
+      }
+    }
+  }
+  const { width, height, words } = read;
   const image = async () => ({ png, unitsPerPixel: 1 });
   const pixels = async (_dpi?: number, region?: Box): Promise<PagePixels> => {
     const whole = await grey();
@@ -325,6 +340,9 @@ async function readImagePage(path: string, pageNumber: number, options: ReadOpti
   };
   return { pageNumber, width, height, textSource: 'ocr', words, image, imageWords: async () => [], allWords: async () => words, drawing: async () => undefined, pixels };
 }
+
+/** Clockwise turns a sideways page is tried at. */
+const QUARTER_TURNS = [90, 270] as const;
 
 /**
  * The height of a text line in pixels at which tesseract reads best: its models are trained on
@@ -357,7 +375,9 @@ type OcrSource = { pixels: Pixels | (() => Promise<Pixels>); png?: Buffer };
  * OCR of a page image, its word boxes converted from pixels to page units. Small print is enlarged
  * (and large print reduced) first, and dot leaders are erased (tesseract reads them as words
  * glued to the label before them); the pixels are encoded once, for tesseract. `linePrefix` keeps
- * the lines of different images apart (tesseract numbers each image's lines from 1).
+ * the lines of different images apart (tesseract numbers each image's lines from 1). A poor
+ * reading (reading-quality.ts) is read a second time with an adaptive threshold; the result says
+ * how many sure characters the kept reading has and whether its lines ran down the image.
  */
 async function ocrPage(source: OcrSource, unitsPerPixel: number, options: OcrOptions, linePrefix = '', { recogniser = 'tesseract', vocabulary }: Pick<ReadOptions, 'recogniser' | 'vocabulary'> = {}) {
   const pixels = async () => (typeof source.pixels === 'function' ? source.pixels() : source.pixels);
@@ -375,7 +395,18 @@ async function ocrPage(source: OcrSource, unitsPerPixel: number, options: OcrOpt
   // Tesseract sizes its page analysis by the resolution: without one it takes the PNG's density
   // tag, which a raw-pixel PNG has as 25 dpi (an invoice photo then lost its whole item table and
   // totals). An image of unknown resolution has lines scaled to OCR_LINE_HEIGHT: about 300 dpi print.
-  const result = await ocrImage(await greyPng(prepared), { ...options, dpi: options.dpi ? options.dpi * scale : OCR_DPI });
+  const png = await greyPng(prepared);
+  const reading = { ...options, dpi: options.dpi ? options.dpi * scale : OCR_DPI };
+  let result = await ocrImage(png, reading);
+  let sure = sureCharacters(result.words);
+  // Unless the caller chose a threshold, a poor reading with one threshold for the whole page is
+  // read again with a threshold of each pixel's neighbourhood (photos lit unevenly); the one with
+  // more sure characters is kept.
+  if (isPoorReading(sure) && options.threshold === undefined) {
+    const adaptive = await ocrImage(png, { ...reading, threshold: 'adaptive' });
+    const adaptiveSure = sureCharacters(adaptive.words);
+    if (adaptiveSure > sure) [result, sure] = [adaptive, adaptiveSure];
+  }
   const read = await rereadGarbled(prepared, result.words, options.languages);
   const words: PageWord[] = read.map((word) => ({
     text: word.text,
@@ -383,7 +414,7 @@ async function ocrPage(source: OcrSource, unitsPerPixel: number, options: OcrOpt
     confidence: word.confidence,
     ocrLine: `${linePrefix}${word.block}.${word.paragraph}.${word.line}`,
   }));
-  return { width: Math.round(cleaned.width / scale), height: Math.round(cleaned.height / scale), words: joinSplitInitials(words) };
+  return { width: Math.round(cleaned.width / scale), height: Math.round(cleaned.height / scale), words: joinSplitInitials(words), sure, poor: isPoorReading(sure), sideways: linesRunDown(result.words) };
 }
 
 /** PP-OCR of a page image: it scales the image itself, told the height of its text lines. */
@@ -395,5 +426,6 @@ async function paddleOcrPage(png: Buffer, unitsPerPixel: number, linePrefix: str
     confidence: word.confidence,
     ocrLine: `${linePrefix}${word.block}.${word.paragraph}.${word.line}`,
   }));
-  return { width: result.width, height: result.height, words };
+  // PP-OCR finds text lines at any angle itself: its reading is not retried.
+  return { width: result.width, height: result.height, words, sure: sureCharacters(words), poor: false, sideways: false };
 }
