@@ -6,6 +6,7 @@
  * the longest label found at a place wins, so "Total VAT" is not read as "Total".
  */
 import { EU_INVOICE_LABELS } from './eu-invoice-labels.js';
+import { FISCAL_PRINT_LABELS } from './fiscal-print-labels.js';
 import type { LabelCategory, LabelDefinition } from './label-definition.js';
 
 export type { LabelCategory, LabelDefinition } from './label-definition.js';
@@ -404,4 +405,5 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
   // A French company's registration number: its tax id when no VAT number is printed, else the VAT number is.
   ...labels('TaxId', 0.7, ['siret']),
   ...EU_INVOICE_LABELS,
+  ...FISCAL_PRINT_LABELS,
 ]);

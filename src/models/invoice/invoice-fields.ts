@@ -12,6 +12,7 @@ import { INVOICE_LABELS, TAX_WORD, type LabelCategory } from '../fields/invoice-
 import { compileLabels, findLabelHits, lineRightOf, valuesOf, type LabelHit, type ValuePlace } from '../fields/label-hits.js';
 import { cents, type DateOptions, findAmounts, plain } from '../fields/normalize.js';
 import { BLOCK_LABELS, inOtherPartysBlock, isInBlockOf, orderedValues, wrappedName } from '../fields/party-blocks.js';
+import { overlap } from '../page/text/geometry.js';
 import type { LayoutTable } from '../page/text/tables.js';
 import type { PageText, TextLine, TextRun } from '../page/text/text-lines.js';
 import { itemRowLines, namesNoField, TAX_CATEGORIES } from './label-filters.js';
@@ -195,12 +196,18 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
   const read = readers(options);
   const candidates: FieldCandidate[] = [];
   const taxIds: FieldCandidate[] = [];
-  // Lines that start with a strong label, or hold nothing but a label, are fields of their own.
-  const labelledLines = new Set(hits.filter((h) => h.start === 0 && (h.definition.strength >= 0.7 || h.valueStart >= h.line.text.trimEnd().length)).map((h) => h.line));
+  // Lines that start with a strong label, or hold nothing but a label, are fields of their own;
+  // so is a label's fragment a text layer split off its line ("/ RAZÃO SOCIAL", "/ CPF / NIF"):
+  // a text that is itself a label is no value.
+  const labelledLines = new Set(hits.filter((h) => opensLine(h) && (h.definition.strength >= 0.7 || h.valueStart >= h.line.text.trimEnd().length)).map((h) => h.line));
+  // Lines that hold labels and nothing else: a grid's labels, whose values are in the cells under them.
+  const labelOnlyLines = new Set(hits.filter((h) => opensLine(h) && h.valueStart >= h.line.text.trimEnd().length).map((h) => h.line));
+
   const partyHeadings = hits.filter((h) => BLOCK_LABELS.has(h.definition.category) && h.start === 0 && h.definition.strength >= 0.7);
   // A label's line with a value beside it, not another label: the heads of blocks side by side,
   // which the vocabulary knows, or set in capitals as the label is ("PATIENT | PROVIDER & INSURANCE").
   const headedLines = new Set(everyHit.filter((h) => h.start === 0).map((h) => h.line));
+  const formLabels: FormLabels = { labelledLines, labelOnlyLines, headedLines };
   const capitals = (text: string) => /\p{Lu}{2}/u.test(text) && !/\p{Ll}/u.test(text);
   const valueBeside = (line: TextLine) => {
     const right = lineRightOf(page, line);
@@ -209,6 +216,10 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
     const gap = right.layoutBox.left - (line.layoutBox.left + line.layoutBox.width);
     return gap < FORM_VALUE_GAP * line.layoutBox.height;
   };
+  // A heading that names both parties and nothing else ("DESTINATÁRIO / REMETENTE", the other
+  // party whichever way the goods go) names neither: no value of either, no block of either.
+  const bothParties = new Set(hits.filter((h) => BLOCK_LABELS.has(h.definition.category)).map((h) => h.line).filter((line) => namesBothParties(line, hits)));
+  hits = hits.filter((h) => !(BLOCK_LABELS.has(h.definition.category) && bothParties.has(h.line)));
   // A heading alone on its line heads a party's block ("Verkäufer" over its rows).
   const blockHeadings = hits.filter((h) => BLOCK_LABELS.has(h.definition.category) && h.definition.strength >= 0.7 && h.valueStart >= h.line.text.trimEnd().length);
   const nameRows = new Set<LabelHit>();
@@ -227,8 +238,10 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
     const category = hit.definition.category;
     if (category === 'Other') return;
     if (category === 'InvoiceTotal') candidates.push(...dueDateAfterTotal(page, hit, read.DueDate));
-    // A name row's value is beside it, a form's next row under it.
-    const values = nameRows.has(labelHit) ? valuesOf(page, hit, hits[i - 1], hits[i + 1]).filter((v) => v.place === 'inline' || v.place === 'right') : orderedValues(category, valuesOf(page, hit, hits[i - 1], hits[i + 1]));
+    // A name row's value is beside it, a form's next row under it; in a grid, the cell under it.
+    const values = nameRows.has(labelHit)
+      ? valuesOf(page, hit, hits[i - 1], hits[i + 1]).filter((v) => v.place === 'inline' || v.place === 'right' || inGridCell(page, hit, v.run, v.place, formLabels))
+      : orderedValues(category, valuesOf(page, hit, hits[i - 1], hits[i + 1]));
     for (const found of values) {
       let { run, place } = found;
       // A tax line may print its rate and base after the label and the tax in the next cell
@@ -241,6 +254,9 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
       }
       // A line that starts with a label of its own is another field, not this one's value.
       if (place !== 'inline' && labelledLines.has(run as TextLine)) continue;
+      // A label's word that is itself a grid cell's value ("Prestador" under "EMITENTE DA NFS-e")
+      // labels nothing beside it: the line to its right is the next cell's value.
+      if (place === 'right' && underGridLabel(page, hit.line, labelOnlyLines)) continue;
       // A party's name is in its own block: the line across the page under "Bill to" is the customer's, not the supplier's.
       if (place !== 'inline' && BLOCK_LABELS.has(category) && inOtherPartysBlock(run, hit, partyHeadings)) continue;
       // In a form whose labels have their values beside them ("Client | M. Chevallier" over
@@ -267,7 +283,7 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
         contentNormalized: value.contentNormalized,
         // A German tax office's number ("339/5264/3049") is no VAT id (DE and nine digits), even
         // where a receipt prints it under "USt-IdNr.": it scores as a registration number.
-        score: hit.definition.strength * PLACE_WEIGHT[place] * value.fit * (category === 'TaxRegistration' || (taxNumber && TAX_OFFICE_NUMBER.test(value.contentNormalized)) ? REGISTRATION_SHARE : 1),
+        score: hit.definition.strength * PLACE_WEIGHT[inGridCell(page, hit, value.run, place, formLabels) ? 'right' : place] * value.fit * (category === 'TaxRegistration' || (taxNumber && TAX_OFFICE_NUMBER.test(value.contentNormalized)) ? REGISTRATION_SHARE : 1),
         label: hit.definition.strength,
         labelLine: hit.line,
         hit,
@@ -328,6 +344,78 @@ function dueDateAfterTotal(page: PageText, hit: LabelHit, readDueDate: ValueRead
   const value = run && readDueDate(run, page);
   return value ? [{ category: 'DueDate', value: value.run, contentNormalized: value.contentNormalized, score: 0.85 * value.fit, label: 0.85, labelLine: hit.line, hit }] : [];
 }
+
+/** A line of the labels of both parties and nothing but marks between them: "DESTINATÁRIO / REMETENTE", "Buyer / Seller". */
+function namesBothParties(line: TextLine, hits: readonly LabelHit[]): boolean {
+  const own = hits.filter((h) => h.line === line);
+  const parties = new Set(own.filter((h) => BLOCK_LABELS.has(h.definition.category)).map((h) => h.definition.category));
+  if (parties.size < 2) return false;
+  let rest = line.text;
+  for (const h of [...own].sort((a, b) => b.start - a.start)) rest = rest.slice(0, h.start) + rest.slice(h.labelEnd);
+  return !/[\p{L}\p{N}]/u.test(rest);
+}
+
+/** The lines a form's labels open, and those that hold nothing but labels. */
+interface FormLabels {
+  labelledLines: ReadonlySet<TextLine>;
+  labelOnlyLines: ReadonlySet<TextLine>;
+  /** Lines that open with any label of the vocabulary, a weak one too ("NÚMERO DA DPS"). */
+  headedLines: ReadonlySet<TextLine>;
+}
+
+/** Whether a label opens its line: nothing but marks before it ("/ RAZÃO SOCIAL" is a label's fragment too). */
+function opensLine(hit: LabelHit): boolean {
+  return !/[\p{L}\p{N}]/u.test(hit.line.text.slice(0, hit.start));
+}
+
+/**
+ * A value in a form's grid cell under its label ("NÚMERO DA NFS-e" over "999", "DATA DA EMISSÃO"
+ * over a date, "Invoice number" over its number in an ERP's header box): the term's own label
+ * holds its cell's line alone, nothing stands to its right but the next cell's label or nothing,
+ * the value is on the very next row, under the label, and no other value under it (a table's
+ * column). There the line below is the label's value as surely as the line to the right of a
+ * label is where values stand beside their labels.
+ */
+function inGridCell(page: PageText, hit: LabelHit, value: TextRun, place: ValuePlace, { labelOnlyLines, labelledLines, headedLines }: FormLabels): boolean {
+  if (place !== 'below' || hit.definition.strength < GRID_LABEL || !opensLine(hit) || hit.valueStart < hit.line.text.trimEnd().length) return false;
+  const beside = lineRightOf(page, hit.line);
+  if (beside && !labelOnlyLines.has(beside)) return false;
+  const line = lineOf(page, value);
+  if (!line || line.row !== hit.line.row + 1) return false;
+  const label = hit.line.layoutBox;
+  const cell = value.words.map((w) => w.layoutBox);
+  const left = Math.min(...cell.map((b) => b.left));
+  const right = Math.max(...cell.map((b) => b.left + b.width));
+  if (overlap(label.left, label.left + label.width, left, right) <= 0) return false;
+  // A column of values under the label is a table's (its first row one item's or one rate's), not a
+  // grid's cell: under a cell comes the next row's label, or nothing.
+  const under = (page.rows[line.row + 1] ?? []).find((l) => overlap(l.layoutBox.left, l.layoutBox.left + l.layoutBox.width, left, right) > 0);
+  return !under || under.layoutBox.top - (line.layoutBox.top + line.layoutBox.height) > 2 * line.layoutBox.height || labelledLines.has(under) || headedLines.has(under);
+}
+
+/** Whether `line` is the value in a grid cell: right under a label of a row of labels, with nothing but labels to its right. */
+function underGridLabel(page: PageText, line: TextLine, labelOnlyLines: ReadonlySet<TextLine>): boolean {
+  const box = line.layoutBox;
+  const over = (other: TextLine) => overlap(other.layoutBox.left, other.layoutBox.left + other.layoutBox.width, box.left, box.left + box.width) > 0;
+  // The nearest line above in its column (rows of other columns between do not count), if it is just above.
+  let above: TextLine | undefined;
+  for (let r = line.row - 1; r >= Math.max(0, line.row - MAX_ROWS_TO_GRID_LABEL) && !above; r--) above = page.rows[r]!.find(over);
+  if (!above || !labelOnlyLines.has(above) || box.top - (above.layoutBox.top + above.layoutBox.height) > box.height) return false;
+  // A grid's row of labels: two cells or more, and labels only to the right of the one above.
+  const labels = (page.rows[above.row] ?? []).filter((l) => labelOnlyLines.has(l));
+  const beside = lineRightOf(page, above);
+  return labels.length >= 2 && (!beside || labelOnlyLines.has(beside));
+}
+
+/**
+ * A grid's labels are the terms' own ("NÚMERO DA NFS-e", "Invoice number", "Nome Empresarial");
+ * a generic word over a cell ("Importe", "Total", "Customer") heads a table's column as often,
+ * its first row no more the document's figure than the row beside it.
+ */
+const GRID_LABEL = 0.95;
+
+/** Rows of another column's text that may stand between a grid's label and its cell's value. */
+const MAX_ROWS_TO_GRID_LABEL = 3;
 
 /** A form's value stands within this many line heights right of its label. */
 const FORM_VALUE_GAP = 8;
