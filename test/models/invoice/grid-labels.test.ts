@@ -1,7 +1,7 @@
 /**
  * Forms whose values sit each in a cell under a small label (Brazilian fiscal prints, ERP header
  * boxes), and sellers' tax ids that are no EU VAT number (a CNPJ, an RFC): national-tax-ids.ts,
- * invoice-fields.ts (inGridCell, underGridLabel), fiscal-print-labels.ts.
+ * grid-cells.ts, invoice-fields.ts, fiscal-print-labels.ts.
  */
 import { describe, expect, it } from 'vitest';
 import type { Entity } from '../../../src/domain/entities.js';
