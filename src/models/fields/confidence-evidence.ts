@@ -11,11 +11,12 @@
  *
  * The kinds: the value read where a label or its place puts it (the candidate); its term's own
  * label ("Rechnungsnummer", "USt-IdNr.", not "No." or "Date"); a check against other printed values
- * (net + tax = gross, the total in words or paid in cash, an IBAN's or a VAT id's check digits, a
- * due date after the issue date); the same value found again another way (a second place, a second
- * reading, a VAT id holding the company number its party prints). A check over other printed
- * values (the sums, the words, the payment, an IBAN's mod 97) says by itself that the value was
- * read right and is the field: it counts as two.
+ * (net + tax = gross, the total in words or paid in cash, an IBAN's or a tax id's check digits,
+ * an EU VAT id's or a national one's as national-tax-ids.ts knows them, a due date after the
+ * issue date); the same value found again another way (a second place, a second reading, a VAT
+ * id holding the company number its party prints). A check over other printed values (the sums,
+ * the words, the payment, an IBAN's mod 97) says by itself that the value was read right and is
+ * the field: it counts as two.
  *
  * The contradictions: a check failed; another value for the field nearly as likely; a VAT id whose
  * check digits fail, or that holds another company number than its party prints; a tax office's
@@ -27,6 +28,7 @@
 import type { InvoiceField } from './invoice-field-names.js';
 import type { FieldCandidate } from './field-candidate.js';
 import { plain } from './normalize.js';
+import { findNationalTaxId, nationalCheckDigits } from './national-tax-ids.js';
 import { nationalNumberOf, vatCheckDigits } from './vat-check-digits.js';
 
 /**
@@ -142,9 +144,11 @@ export function evidenceFor(field: InvoiceField, candidate: FieldCandidate, chec
 
   if (TAX_ID_FIELDS.has(field)) {
     const id = compactId(candidate.contentNormalized);
-    // A VAT id's own label counts only with a value of a VAT id's form.
-    if (candidate.label >= TERM_LABEL && VAT_FORM.test(id)) agreeing.push('term label');
-    const digits = vatCheckDigits(id);
+    // A VAT id's own label counts only with a value of a VAT id's form, or of a national tax id's
+    // (a CNPJ under "CNPJ", an RFC after "RFC"); their check digits are weighed alike.
+    const national = findNationalTaxId(candidate.value.text.toUpperCase());
+    if (candidate.label >= TERM_LABEL && (VAT_FORM.test(id) || national)) agreeing.push('term label');
+    const digits = vatCheckDigits(id) ?? (national && nationalCheckDigits(candidate.value.text));
     if (digits === true) agreeing.push('check');
     const numbers = companyNumbers(field, id, candidates);
     if (numbers === 'agree') agreeing.push('found again');

@@ -2,6 +2,7 @@
  * Check-digit validation of the identifiers documents carry, so that a number that merely looks
  * like one (any nine digits, any sixteen digits) is not reported as one.
  */
+import { findNationalTaxId } from './national-tax-ids.js';
 
 /** IBAN without spaces, upper case; valid when its mod-97 check (ISO 13616) gives 1. */
 export function isValidIban(iban: string): boolean {
@@ -255,6 +256,9 @@ export function findTaxId(printed: string, portuguese: boolean): FoundIdentifier
   const gstin = findOcrGstin(text);
   if (gstin) return gstin;
   const shaped = SHAPED_TAX_IDS.map((pattern) => pattern.exec(text)).filter((m): m is RegExpExecArray => m !== null).sort((a, b) => a.index - b.index)[0];
+  // A national id without a country prefix (a CNPJ, an RFC), whole: never cut at its slash or dash.
+  const national = findNationalTaxId(text);
+  if (national && (!shaped || national.index < shaped.index)) return { index: national.index, length: national.length, normalized: national.normalized };
   if (shaped) return { index: shaped.index, length: shaped[0].length, normalized: withoutSeparators(shaped[0]) };
   // Ending in a digit, or in a check letter right after one: not in the next word ("04382170282 - C.F.").
   const match = /\b([A-Z]{2})?[\s.-]?(\d[\d\s.-]{6,16}(?:\d|(?<=\d)[A-Z]))\b/.exec(text);

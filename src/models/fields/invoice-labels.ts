@@ -6,6 +6,7 @@
  * the longest label found at a place wins, so "Total VAT" is not read as "Total".
  */
 import { EU_INVOICE_LABELS } from './eu-invoice-labels.js';
+import { FISCAL_PRINT_LABELS } from './fiscal-print-labels.js';
 import type { LabelCategory, LabelDefinition } from './label-definition.js';
 
 export type { LabelCategory, LabelDefinition } from './label-definition.js';
@@ -394,8 +395,15 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'nif(?:\\s*-\\s*iva)?',
     'nipc',
     `${NO}?\\s*(?:de\\s*)?contribuinte`,
+    // Brazil's company and person numbers ("CNPJ / CPF", "C.N.P.J."), Mexico's RFC, Japan's
+    // qualified invoice issuer's registration number (登録番号): national-tax-ids.ts reads them.
+    'c\\.?\\s*n\\.?\\s*p\\.?\\s*j\\.?',
+    'c\\.?\\s*p\\.?\\s*f\\.?',
+    'r\\.?\\s*f\\.?\\s*c\\.?',
+    '(?:適格請求書発行事業者)?登録番号',
   ]),
   // A French company's registration number: its tax id when no VAT number is printed, else the VAT number is.
   ...labels('TaxId', 0.7, ['siret']),
   ...EU_INVOICE_LABELS,
+  ...FISCAL_PRINT_LABELS,
 ]);

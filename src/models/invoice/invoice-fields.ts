@@ -14,6 +14,7 @@ import { cents, type DateOptions, findAmounts, plain } from '../fields/normalize
 import { BLOCK_LABELS, inOtherPartysBlock, isInBlockOf, orderedValues, wrappedName } from '../fields/party-blocks.js';
 import type { LayoutTable } from '../page/text/tables.js';
 import type { PageText, TextLine, TextRun } from '../page/text/text-lines.js';
+import { type FormLabels, inGridCell, opensLine, underGridLabel } from './grid-cells.js';
 import { itemRowLines, namesNoField, TAX_CATEGORIES } from './label-filters.js';
 import { columnSum, columnValues, firstInRow, furtherInRow, lineOf, rowAfter, totalsRowColumns } from './totals-row.js';
 import { amountsInWords, currencyMentions, ibans, paidAmounts, totalsOfParts, unlabelledDates, unlabelledVatNumbers } from './unlabelled-values.js';
@@ -195,12 +196,17 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
   const read = readers(options);
   const candidates: FieldCandidate[] = [];
   const taxIds: FieldCandidate[] = [];
-  // Lines that start with a strong label, or hold nothing but a label, are fields of their own.
-  const labelledLines = new Set(hits.filter((h) => h.start === 0 && (h.definition.strength >= 0.7 || h.valueStart >= h.line.text.trimEnd().length)).map((h) => h.line));
+  // Lines that start with a strong label, or hold nothing but a label, are fields of their own;
+  // so is a label's fragment a text layer split off its line ("/ RAZÃO SOCIAL", "/ CPF / NIF"):
+  // a text that is itself a label is no value.
+  const labelledLines = new Set(hits.filter((h) => opensLine(h) && (h.definition.strength >= 0.7 || h.valueStart >= h.line.text.trimEnd().length)).map((h) => h.line));
+  // Lines that hold labels and nothing else: a grid's labels, whose values are in the cells under them.
+  const labelOnlyLines = new Set(hits.filter((h) => opensLine(h) && h.valueStart >= h.line.text.trimEnd().length).map((h) => h.line));
   const partyHeadings = hits.filter((h) => BLOCK_LABELS.has(h.definition.category) && h.start === 0 && h.definition.strength >= 0.7);
   // A label's line with a value beside it, not another label: the heads of blocks side by side,
   // which the vocabulary knows, or set in capitals as the label is ("PATIENT | PROVIDER & INSURANCE").
   const headedLines = new Set(everyHit.filter((h) => h.start === 0).map((h) => h.line));
+  const formLabels: FormLabels = { labelledLines, labelOnlyLines, headedLines };
   const capitals = (text: string) => /\p{Lu}{2}/u.test(text) && !/\p{Ll}/u.test(text);
   const valueBeside = (line: TextLine) => {
     const right = lineRightOf(page, line);
@@ -209,6 +215,10 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
     const gap = right.layoutBox.left - (line.layoutBox.left + line.layoutBox.width);
     return gap < FORM_VALUE_GAP * line.layoutBox.height;
   };
+  // A heading that names both parties and nothing else ("DESTINATÁRIO / REMETENTE", the other
+  // party whichever way the goods go) names neither: no value of either, no block of either.
+  const bothParties = new Set(hits.filter((h) => BLOCK_LABELS.has(h.definition.category)).map((h) => h.line).filter((line) => namesBothParties(line, hits)));
+  hits = hits.filter((h) => !(BLOCK_LABELS.has(h.definition.category) && bothParties.has(h.line)));
   // A heading alone on its line heads a party's block ("Verkäufer" over its rows).
   const blockHeadings = hits.filter((h) => BLOCK_LABELS.has(h.definition.category) && h.definition.strength >= 0.7 && h.valueStart >= h.line.text.trimEnd().length);
   const nameRows = new Set<LabelHit>();
@@ -227,8 +237,10 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
     const category = hit.definition.category;
     if (category === 'Other') return;
     if (category === 'InvoiceTotal') candidates.push(...dueDateAfterTotal(page, hit, read.DueDate));
-    // A name row's value is beside it, a form's next row under it.
-    const values = nameRows.has(labelHit) ? valuesOf(page, hit, hits[i - 1], hits[i + 1]).filter((v) => v.place === 'inline' || v.place === 'right') : orderedValues(category, valuesOf(page, hit, hits[i - 1], hits[i + 1]));
+    // A name row's value is beside it, a form's next row under it; in a grid, the cell under it.
+    const values = nameRows.has(labelHit)
+      ? valuesOf(page, hit, hits[i - 1], hits[i + 1]).filter((v) => v.place === 'inline' || v.place === 'right' || inGridCell(page, hit, v.run, v.place, formLabels))
+      : orderedValues(category, valuesOf(page, hit, hits[i - 1], hits[i + 1]));
     for (const found of values) {
       let { run, place } = found;
       // A tax line may print its rate and base after the label and the tax in the next cell
@@ -241,6 +253,9 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
       }
       // A line that starts with a label of its own is another field, not this one's value.
       if (place !== 'inline' && labelledLines.has(run as TextLine)) continue;
+      // A label's word that is itself a grid cell's value ("Prestador" under "EMITENTE DA NFS-e")
+      // labels nothing beside it: the line to its right is the next cell's value.
+      if (place === 'right' && underGridLabel(page, hit.line, labelOnlyLines)) continue;
       // A party's name is in its own block: the line across the page under "Bill to" is the customer's, not the supplier's.
       if (place !== 'inline' && BLOCK_LABELS.has(category) && inOtherPartysBlock(run, hit, partyHeadings)) continue;
       // In a form whose labels have their values beside them ("Client | M. Chevallier" over
@@ -267,7 +282,7 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
         contentNormalized: value.contentNormalized,
         // A German tax office's number ("339/5264/3049") is no VAT id (DE and nine digits), even
         // where a receipt prints it under "USt-IdNr.": it scores as a registration number.
-        score: hit.definition.strength * PLACE_WEIGHT[place] * value.fit * (category === 'TaxRegistration' || (taxNumber && TAX_OFFICE_NUMBER.test(value.contentNormalized)) ? REGISTRATION_SHARE : 1),
+        score: hit.definition.strength * PLACE_WEIGHT[inGridCell(page, hit, value.run, place, formLabels) ? 'right' : place] * value.fit * (category === 'TaxRegistration' || (taxNumber && TAX_OFFICE_NUMBER.test(value.contentNormalized)) ? REGISTRATION_SHARE : 1),
         label: hit.definition.strength,
         labelLine: hit.line,
         hit,
@@ -327,6 +342,16 @@ function dueDateAfterTotal(page: PageText, hit: LabelHit, readDueDate: ValueRead
   const run = subRun(page, hit.line, start, hit.line.text.length - start);
   const value = run && readDueDate(run, page);
   return value ? [{ category: 'DueDate', value: value.run, contentNormalized: value.contentNormalized, score: 0.85 * value.fit, label: 0.85, labelLine: hit.line, hit }] : [];
+}
+
+/** A line of the labels of both parties and nothing but marks between them: "DESTINATÁRIO / REMETENTE", "Buyer / Seller". */
+function namesBothParties(line: TextLine, hits: readonly LabelHit[]): boolean {
+  const own = hits.filter((h) => h.line === line);
+  const parties = new Set(own.filter((h) => BLOCK_LABELS.has(h.definition.category)).map((h) => h.definition.category));
+  if (parties.size < 2) return false;
+  let rest = line.text;
+  for (const h of [...own].sort((a, b) => b.start - a.start)) rest = rest.slice(0, h.start) + rest.slice(h.labelEnd);
+  return !/[\p{L}\p{N}]/u.test(rest);
 }
 
 /** A form's value stands within this many line heights right of its label. */

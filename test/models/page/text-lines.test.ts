@@ -55,3 +55,26 @@ describe('lines of a text layer', () => {
     expect(text.rows).toHaveLength(1);
   });
 });
+
+describe('the skew of a page', () => {
+  /** Words OCR read off a logo set at a slant, one line rising 6 points a word. */
+  const slantedLogo = (ocrLine: string): PageWord[] =>
+    ['Nota', 'Fiscal', 'de', 'Servico'].map((text, i) => ({ text, box: { left: 20 + 40 * i, top: 30 - 6 * i, width: 35, height: 10 }, confidence: 0.9, ocrLine }));
+
+  it('is not taken from an image on a text page: a slanted logo turns none of the text layer\'s words', () => {
+    const text = [...placedWords('NUMERO DA NOTA', 20, 100), ...placedWords('999', 20, 112), ...placedWords('VALOR TOTAL', 300, 100), ...placedWords('1.000,00', 300, 112)];
+    const page = buildPageText([...slantedLogo('1.1.1'), ...text]);
+    const number = page.lines.find((l) => l.text === 'NUMERO DA NOTA')!;
+    const total = page.lines.find((l) => l.text === 'VALOR TOTAL')!;
+    // Level as printed: the two labels share a row, the number's value is in the row under it.
+    expect(number.layoutBox.top).toBeCloseTo(100, 5);
+    expect(total.row).toBe(number.row);
+    expect(page.lines.find((l) => l.text === '999')!.row).toBe(number.row + 1);
+  });
+
+  it('is taken from the OCR\'d words of a page that is mostly OCR', () => {
+    const page = buildPageText([...slantedLogo('1.1.1'), ...placedWords('x', 20, 200)]);
+    const word = page.lines.flatMap((l) => l.words).find((w) => w.text === 'Servico')!;
+    expect(word.layoutBox.top).not.toBeCloseTo(word.box.top, 1);
+  });
+});

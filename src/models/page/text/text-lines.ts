@@ -171,13 +171,14 @@ interface LaidOutWord {
 
 /**
  * The slope (dy/dx) of the text lines: the median over OCR lines of three words or more of the
- * least-squares fit of their centres. Text layers are upright (pdfjs applies the page rotation).
+ * least-squares fit of their centres. Text layers are upright (pdfjs applies the page rotation):
+ * where most of a page's words are its text layer's, the OCR'd words of an image on it (a logo
+ * set at a slant, a stamp) tell the image's slant, not the page's, and turn nothing.
  */
 function skewSlope(words: readonly PageWord[]): number {
-  const byLine = groupBy(
-    words.filter((w) => w.ocrLine !== undefined),
-    (w) => w.ocrLine,
-  );
+  const ocrWords = words.filter((w) => w.ocrLine !== undefined);
+  if (ocrWords.length * 2 < words.length) return 0;
+  const byLine = groupBy(ocrWords, (w) => w.ocrLine);
   const slopes: number[] = [];
   for (const line of byLine.values()) {
     if (line.length < 3) continue;
