@@ -29,7 +29,7 @@ import type { InvoiceField } from './invoice-field-names.js';
 import type { FieldCandidate } from './field-candidate.js';
 import { plain } from './normalize.js';
 import { findNationalTaxId, nationalCheckDigits } from './national-tax-ids.js';
-import { nationalNumberOf, vatCheckDigits } from './vat-check-digits.js';
+import { CANADIAN_BN, nationalNumberOf, vatCheckDigits } from './vat-check-digits.js';
 
 /**
  * Every check a field can pass or fail: 'pass' a check against other printed values; 'weak-pass'
@@ -68,8 +68,8 @@ const READ = 0.5;
 /** A rival value scoring this share of the chosen one's or more contradicts it. */
 const RIVAL_SHARE = 0.8;
 
-/** A VAT id's form: its country's prefix, then digits (and the letters some countries use). */
-const VAT_FORM = /^(?:[A-Z]{2}|CHE)[0-9A-Z]{8,12}$/;
+/** A VAT id's form: its country's prefix, then digits (and the letters some countries use); or a Canadian business number's. */
+const isVatForm = (id: string) => /^(?:[A-Z]{2}|CHE)[0-9A-Z]{8,12}$/.test(id) || CANADIAN_BN.test(id);
 const TAX_ID_FIELDS: ReadonlySet<string> = new Set(['VendorTaxId', 'CustomerTaxId']);
 /** Identifiers whose reading may put a character right to pass their check digits. */
 const IDENTIFIERS: ReadonlySet<string> = new Set(['IBAN', 'VendorTaxId', 'CustomerTaxId']);
@@ -147,7 +147,7 @@ export function evidenceFor(field: InvoiceField, candidate: FieldCandidate, chec
     // A VAT id's own label counts only with a value of a VAT id's form, or of a national tax id's
     // (a CNPJ under "CNPJ", an RFC after "RFC"); their check digits are weighed alike.
     const national = findNationalTaxId(candidate.value.text.toUpperCase());
-    if (candidate.label >= TERM_LABEL && (VAT_FORM.test(id) || national)) agreeing.push('term label');
+    if (candidate.label >= TERM_LABEL && (isVatForm(id) || national)) agreeing.push('term label');
     const digits = vatCheckDigits(id) ?? (national && nationalCheckDigits(candidate.value.text));
     if (digits === true) agreeing.push('check');
     const numbers = companyNumbers(field, id, candidates);

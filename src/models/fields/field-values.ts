@@ -6,7 +6,7 @@
 import { findIbans, findTaxId, findUncheckedIban } from './identifiers.js';
 import { ATTENTION } from './label-hits.js';
 import { AFTER_THE_NAME, hasLegalForm, isOnlyLegalForm } from './legal-form.js';
-import { findAmounts, findCurrency, findDates, plain, type DateOptions, type FoundAmount } from './normalize.js';
+import { findAmounts, findCurrency, findDates, plain, QUANTITY_UNIT, type DateOptions, type FoundAmount } from './normalize.js';
 import { runInRange, type PageText, type TextRun } from '../page/text/text-lines.js';
 
 export interface ReadValue {
@@ -91,10 +91,40 @@ function bracketedCount(text: string, amount: FoundAmount): boolean {
   return !amount.decimals && !amount.currency && /[[(]\s*$/.test(text.slice(0, amount.index)) && /^\s*[\])]/.test(text.slice(amount.index + amount.length));
 }
 
+/**
+ * What follows an amount that ends its run: the next cell of its row, where a table prints a
+ * quantity's unit apart from the number ("Total Consumption | 492 | m3").
+ */
+function nextCellOf(page: PageText, run: TextRun): string {
+  const last = run.spans.at(-1);
+  if (!last) return '';
+  const end = last.offset + last.length;
+  const line = page.lines.find((l) => l.spans.some((s) => s.offset <= end && end <= s.offset + s.length));
+  if (!line || line.text.trimEnd().length > end - line.spans[0]!.offset) return '';
+  const row = page.rows[line.row] ?? [];
+  return row[row.indexOf(line) + 1]?.text ?? '';
+}
+
+/** Words that make a whole number money: a currency's name, "only" after an amount ("500 Euro", "Rs 500 only"). */
+const MONEY_WORD = /^\s+(?:euros?|dollars?|pounds?|francs?|yen|yuan|rupees?|reais|real|pesos?|kronor|kroner|kronen?|zlotys?|only|net|netto|brutto|gross)(?![\p{L}\p{N}])/iu;
+
+/**
+ * A quantity, not an amount: a unit after the number, in its run or the next cell ("492 m3"); or a
+ * whole number, no currency beside it, that a word follows (a house number, "for 152 LOUISA ST",
+ * a count, "3 items"): money is printed with its cents or its currency, or stands alone.
+ */
+function isQuantity(run: TextRun, page: PageText, amount: FoundAmount): boolean {
+  if (amount.currency) return false;
+  const after = run.text.slice(amount.index + amount.length);
+  const following = after.trim() === '' ? ` ${nextCellOf(page, run)}` : after;
+  if (QUANTITY_UNIT.test(following)) return true;
+  return !amount.decimals && /^\s+\p{L}{2}/u.test(after) && !MONEY_WORD.test(after);
+}
+
 function firstAmount(run: TextRun, page: PageText, found: readonly FoundAmount[]): ReadValue | undefined {
   // The year of a date is no amount, though a currency sign follows it ("due April 1, 2024 $54.23").
   const dates = findDates(run.text);
-  const amounts = found.filter((a) => !dates.some((d) => a.index >= d.index && a.index < d.index + d.length) && !bracketedCount(run.text, a));
+  const amounts = found.filter((a) => !dates.some((d) => a.index >= d.index && a.index < d.index + d.length) && !bracketedCount(run.text, a) && !isQuantity(run, page, a));
   const amount = amounts.find((a) => a.decimals || a.currency) ?? amounts[0];
   if (!amount) return undefined;
   const start = amount.currency ? Math.min(amount.currency.index, amount.index) : amount.index;
@@ -143,7 +173,8 @@ export const readIdentifier: ValueReader = (run, page) => {
       continue;
     }
     if (findDates(text).length > 0 && findDates(text)[0]!.length >= text.length - 1) return undefined;
-    if (/^\d{1,3}([.,]\d{3})*[.,]\d{2}$/.test(text)) return undefined;
+    // An amount is no id, also as statements print credits and zero balances ("73.83CR", ".00", "12.50-").
+    if (/^-?(?:\d{1,3}(?:[.,]\d{3})*)?[.,]\d{2}(?:CR|DR|-)?$/i.test(text)) return undefined;
     if (/^\+?\d[\d\s()-]{8,}$/.test(token[0]) && /^\+/.test(token[0])) return undefined;
     const start = token.index + token[0].indexOf(text);
     const sub = subRun(page, run, start, text.length) ?? run;
@@ -208,6 +239,14 @@ export const readName: ValueReader = (run, page) => {
   }
   const named = afterCodes(page, run);
   if (named !== run) return readName(named, page);
+  // A web address before the name, a telephone number after it, on a letterhead's line
+  // ("www.kwhydro.on.ca KITCHENER-WILMOT HYDRO INC (519) 743-3600"): no part of the name.
+  const contact = /^(?:https?:\/\/|www\.)\S+\s+/i.exec(run.text)?.[0].length ?? 0;
+  const phone = /\s+\+?(?:\(\d{2,4}\)\s?)?\d[\d\s./-]{5,}\d\s*$/.exec(run.text.slice(contact));
+  if (contact > 0 || phone) {
+    const name = subRun(page, run, contact, (phone ? phone.index : run.text.length - contact));
+    if (name && /\p{L}{2}/u.test(name.text)) return readName(name, page);
+  }
   // A legal line's share capital or branch after the name ("Atelier SARL au capital de 10 000 €").
   const after = AFTER_THE_NAME.exec(run.text);
   if (after && after.index >= 2) {

@@ -24,7 +24,7 @@ export const CARD_PAYMENT =
   '(?:gegeben\\s*)?(?:ec\\s*-?\\s*(?:karte|cash|lastschrift)|kredit\\s*-?\\s*karte|kartenzahlung|lastschrift|girocard|(?:debit|credit)\\s*card|mastercard|maestro|amex|(?:pankki|luotto|maksu)?kortti|carte\\s*(?:bancaire|bleue|cb)|tarjeta(?:\\s*(?:de\\s*)?(?:credito|debito))?|pinnen|bankkaart|(?:bank)?kort)';
 
 /** The names of taxes, as a pattern's source (plain text). */
-export const TAX_WORD = '(?:vat|tax|taxes|gst|hst|pst|qst|sst|iva|tva|mwst\\.?|ust\\.?|btw|igst|cgst|sgst|utgst|cess|sales\\s*tax|imposto|impuesto|impuestos|imposta|umsatzsteuer|mehrwertsteuer|dph|moms|alv)';
+export const TAX_WORD = '(?:vat|tax|taxes|gst\\s*/\\s*hst|gst|hst|pst|qst|sst|iva|tva|mwst\\.?|ust\\.?|btw|igst|cgst|sgst|utgst|cess|sales\\s*tax|imposto|impuesto|impuestos|imposta|umsatzsteuer|mehrwertsteuer|dph|moms|alv)';
 const CURRENCY_SUFFIX = '(?:\\s*\\(\\s*[a-z$€£₹]{1,3}\\s*\\)|\\s+(?:eur|usd|gbp|inr|myr|rm|chf|rs\\.?))?';
 
 function labels(category: LabelCategory, strength: number, sources: readonly string[]): LabelDefinition[] {
@@ -283,7 +283,24 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
   ]),
   // What is due may be more than this invoice's total (a balance brought forward) or less (a
   // deposit paid): where both are printed, the invoice's own total is the one asked for.
-  ...amountLabels('InvoiceTotal', 0.95, ['amount\\s*(?:due|payable|to\\s*pay)', 'balance\\s*(?:due|payable|to\\s*pay)']),
+  ...amountLabels('InvoiceTotal', 0.95, ['amount\\s*(?:due|payable|to\\s*pay)', 'balance\\s*(?:due|payable|to\\s*pay)']).map((label) => ({ ...label, due: true })),
+  // A bill or statement (utility, telecom, insurance): what this bill charges, beside a previous
+  // balance, the payments received and the balance carried forward, which are never its total.
+  ...amountLabels('InvoiceTotal', 1, [
+    'new\\s*charges(?:\\s*(?:this|for\\s*this)\\s*(?:bill|period|statement))?',
+    'current\\s*charges',
+    'charges\\s*(?:for\\s*)?this\\s*(?:bill|period|statement)',
+    'zu\\s*zahlender\\s*betrag',
+    'montant\\s*de\\s*(?:la\\s*|cette\\s*)?facture',
+  ]),
+  // A bill paid by direct debit prints the amount its customer's bank will pay: "Pre-authorized
+  // Withdrawal: 200.01", "Amount to be debited", "Montant prélevé".
+  ...amountLabels('InvoiceTotal', 0.95, [
+    'pre\\s*-?\\s*authori[sz]ed\\s*(?:withdrawal|debit|payment)(?:\\s*amount)?',
+    'amount\\s*to\\s*be\\s*(?:withdrawn|debited)',
+    'direct\\s*debit\\s*amount',
+    'montant\\s*(?:preleve|a\\s*prelever)',
+  ]).map((label) => ({ ...label, due: true })),
   ...amountLabels('InvoiceTotal', 0.8, ['total', 'totaal', 'totale', 'summe', 'gesamt', 'importe', 'montant', 'brutto', 'bruto']),
   ...amountLabels('InvoiceTotal', 0.45, ['amount', 'betrag', 'bedrag', 'valor']),
 
@@ -318,15 +335,27 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
     'qty',
     'discount',
     'amount\\s*(?:saved|paid|received)',
+    // A statement's earlier figures, never this bill's total nor its number.
+    'previous\\s*(?:balance|bill(?:\\s*amount)?|statement(?:\\s*balance)?|amount\\s*billed)',
+    '(?:payments?|paiements?)\\s*(?:received|re[cç]us?)(?:\\s*[-–]?\\s*thank\\s*you)?',
+    'last\\s*payment',
+    'adjustments?\\s*since\\s*last\\s*bill',
+    'solde\\s*(?:precedent|anterieur)',
+    'vorsaldo',
+    'zahlungseingang',
     'gst\\s*summary',
     // Charges a carrier passes on ("Customs Tax", "Customs Duties"): items of the bill, not its tax.
     'customs\\s*(?:tax(?:es)?|dut(?:y|ies)|charges?|fees?)',
     'tax\\s*(?:code|rate|invoice)',
   ]),
+  // The balance a statement carries forward: not zero, what is due is more than this bill's charges.
+  ...labels('Other', 1, ['balance\\s*(?:forward|brought\\s*forward|carried\\s*forward)', 'solde\\s*reporte', 'saldovortrag']).map((label) => ({ ...label, carried: true })),
 
   ...labels('Currency', 1, ['currency', 'moeda', 'devise', 'wahrung', 'moneda', 'valuta']),
   ...labels('IBAN', 1, ['iban(?:\\s*(?:no|nr|number)\\.?)?']),
 
+  // A bill's issuer: "ENERGY SERVICE PROVIDER", "Service provider", "Your supplier".
+  ...labels('VendorName', 0.8, ['(?:energy\\s*|electricity\\s*|utility\\s*|telecom\\s*)?service\\s*provider', 'your\\s*(?:energy\\s*)?(?:supplier|provider)']),
   ...labels('VendorName', 1, ['(?:bill(?:ed)?\\s*)?from', 'seller', 'supplier', 'vendor', 'issued\\s*by', 'sold\\s*by', 'fornecedor', 'emitente', 'emisor', 'proveedor', 'fournisseur', 'vendeur', 'emetteur', 'lieferant', 'rechnungssteller', 'absender', '(?:rechnungs)?aussteller', 'afzender', 'mittente', 'remitente', 'remetente', 'expediteur', 'leverancier', 'fornitore', 'cedente(?:\\s*/\\s*prestatore)?', 'merchant', 'company\\s*name', 'pay(?:able)?\\s*to', 'remit\\s*to', 'payee']),
   ...labels('CustomerName', 1, [
     '(?:bill(?:ed)?|invoice(?:d)?|sold|charge)\\s*to',
@@ -370,6 +399,11 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
   ...labels('TaxId', 1, [
     `(?:vat|tax|gst|sst|tin|hst|abn|ust|btw|tva|iva|mwst)\\s*-?\\s*(?:reg(?:istration)?\\.?\\s*)?${NO}`,
     '(?:vat|gst|sst)\\s*reg(?:istration)?\\.?',
+    // Canada: "GST/HST Reg. No.", "TAX REGISTRATION:", "BN 12345 6789": the business number the
+    // sales taxes are registered under.
+    `(?:tax|hst|gst\\s*/\\s*hst|qst|pst)\\s*-?\\s*reg(?:istration)?\\.?(?:\\s*${NO})?`,
+    `gst\\s*/\\s*hst\\s*${NO}`,
+    'bn(?=\\s*(?:no\\.?|#)?\\s*:?\\s*\\d)',
     'gstin(?:\\s*/\\s*uin)?',
     // US: "Federal Tax I.D.", "Fed. ID", "Tax ID No." (the employer identification number).
     '(?:federal|fed\\.?)\\s*(?:tax\\s*)?i\\.?\\s*d\\.?(?:\\s*(?:no\\.?|#))?',

@@ -20,4 +20,8 @@ export interface LabelDefinition {
   orAs?: LabelCategory;
   /** How surely it names the other field, as a share of `strength` (1 when unset). */
   orAsShare?: number;
+  /** What is due or debited, which a statement's balance carried forward makes more than the bill's own charges ("Amount Due"). */
+  due?: boolean;
+  /** A statement's balance carried forward from earlier bills ("Balance Forward"), which is part of what is due. */
+  carried?: boolean;
 }

@@ -1,7 +1,7 @@
 import { overlap } from '../page/text/geometry.js';
 import type { LabelDefinition } from './invoice-labels.js';
 import type { LabelCategory } from './label-definition.js';
-import { plainWithOffsets } from './normalize.js';
+import { findAmounts, plainWithOffsets } from './normalize.js';
 import { isOnlyLegalForm } from './legal-form.js';
 import { runInRange, runOfWords, type PageText, type TextLine, type TextRun } from '../page/text/text-lines.js';
 
@@ -197,6 +197,13 @@ const AMOUNT_CATEGORIES: ReadonlySet<string> = new Set(['SubTotal', 'TotalTax', 
 
 /** Words a label may run on by beyond the vocabulary's part of it, before its value to the right. */
 const MAX_LABEL_WORDS_AFTER = 3;
+/** An amount's label may say what the amount is for at more length ("Total Water Charges for 152 Main St"). */
+const MAX_AMOUNT_LABEL_WORDS_AFTER = 8;
+
+/** Text that holds an amount: a number with cents or a currency, or one no word follows (not "152 Main St", "3 items"). */
+function holdsAmount(text: string): boolean {
+  return findAmounts(text).some((a) => a.decimals || a.currency || !/^\s+\p{L}{2}/u.test(text.slice(a.index + a.length)));
+}
 
 /** A value on the next line must start within this many line heights below its label. */
 const MAX_BELOW_LINE_HEIGHTS = 2;
@@ -236,7 +243,12 @@ export function valuesOf(page: PageText, hit: LabelHit, previous: LabelHit | und
     const run = runInRange(page, span.offset + from, span.offset + hit.valueStart + rest.trimEnd().length);
     if (run) values.push({ run, place: 'inline' });
     // A few words and no digit after the label: the rest of a longer label, its value further right.
-    const right = nextOnLine || /\d/.test(rest) || rest.trim().split(/\s+/).length > MAX_LABEL_WORDS_AFTER ? undefined : lineRightOf(page, line);
+    // After an amount's label, more words and a number that is no amount may stand before it
+    // ("Total Gas & Water Charges for 152 LOUISA ST | 186.28": what the charges are for, a house number).
+    const words = rest.trim().split(/\s+/).length;
+    const amountLabel = AMOUNT_CATEGORIES.has(hit.definition.category);
+    const notBefore = amountLabel ? holdsAmount(rest) || words > MAX_AMOUNT_LABEL_WORDS_AFTER : /\d/.test(rest) || words > MAX_LABEL_WORDS_AFTER;
+    const right = nextOnLine || notBefore ? undefined : lineRightOf(page, line);
     if (right) values.push({ run: right, place: 'afterWords' });
     return values;
   }

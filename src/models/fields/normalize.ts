@@ -225,6 +225,15 @@ export function parseAmount(text: string): string | undefined {
   return last === undefined ? undefined : plainDecimal(last);
 }
 
+/**
+ * A unit of measure right after a number: the number is a quantity ("492 m3", "1,234 kWh", "12 kg",
+ * "3.5 L", "30 days", "2 Stück"), never an amount of money, in any language. Bills print their
+ * consumption beside their charges; a quantity is no total, net or tax. Single letters but the
+ * litre's are left out: receipts print tax codes after amounts ("4.99 T", "1,99 A").
+ */
+export const QUANTITY_UNIT =
+  /^\s?(?:m3|m³|m2|m²|kwh|mwh|wh|kw|kva|kvar|gj|mj|therms?|ccf|kg|mg|lbs?|oz|l|ltrs?|litres?|liters?|ml|cl|hl|gal(?:lons?)?|km|cm|mm|days?|jours?|tage?|dias?|días|giorni|hrs?|hours?|stunden|heures|months?|monate?|mois|meses|pcs|stk|st[uü]ck)(?![\p{L}\p{N}])/iu;
+
 export interface FoundAmount {
   /** Plain decimal ("1537.50"). */
   value: string;
@@ -259,8 +268,8 @@ export function findAmounts(text: string): FoundAmount[] {
     const afterWord = /\p{L}{4}$/u.test(before) && /[.,]\d{2}$/.test(printed);
     const touchesBefore = !afterWord && /(?:[\p{L}\d/#]|\d[.,:-])$/u.test(before);
     if (!glued && (touchesBefore || /^(?:[\d/:]|[.,-]\d|\p{L})/u.test(after))) continue;
-    // A rate, not an amount: "20 %".
-    if (/^\s?%/u.test(after)) continue;
+    // A rate, not an amount: "20 %"; a quantity, not an amount: "492 m3", "30 days".
+    if (/^\s?%/u.test(after) || (!currency && QUANTITY_UNIT.test(after))) continue;
     found.push({ value: plainDecimal(printed), index: match.index, length: printed.length, decimals: /[.,]\d{1,2}$/.test(printed), ...(currency ? { currency } : {}) });
   }
   return found;

@@ -74,6 +74,9 @@ const CHECKS: Readonly<Record<string, { form: RegExp; valid: (number: string) =>
   SE: { form: /^\d{10}01$/, valid: (n) => luhn(n.slice(0, 10)) },
 };
 
+/** A Canadian business number with its program account: nine digits, the program (RT for GST/HST), four digits. */
+export const CANADIAN_BN = /^\d{9}R[TPCR]\d{4}$/;
+
 /** A string of letters and digits modulo 97, letters read as 10..35. */
 function mod97(text: string): number {
   let remainder = 0;
@@ -91,6 +94,8 @@ const compact = (vatId: string) => vatId.toUpperCase().replace(/[^A-Z0-9]/g, '')
  */
 export function vatCheckDigits(vatId: string): boolean | undefined {
   const id = compact(vatId);
+  // A Canadian business number (the GST/HST registration, "123456782 RT0001"): its nine digits end in a Luhn check digit.
+  if (CANADIAN_BN.test(id)) return luhn(id.slice(0, 9));
   const check = CHECKS[id.slice(0, 2)];
   if (!check) return undefined;
   const number = id.slice(2);

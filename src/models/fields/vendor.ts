@@ -41,6 +41,20 @@ export function repairLegalForm(name: string): string {
 const TITLE =
   /^(?:tax\s+|commercial\s+|proforma\s+|pro\s*forma\s+|simplified\s+)?(?:invoice|bill|receipt|statement|quotation|quote|credit\s+note|debit\s+note|facture|rechnung|factuur|fattura|factura|fatura|recibo|ticket|nota|original|copy|duplicate|duplicado|page|pagina|seite|welcome|thank\s+you|cash\s+(?:sale|bill)|official\s+receipt|sales\s+receipt|tax\s+invoice|returns?(?:\s+(?:note|slip|form))?|delivery\s+note|packing\s+(?:slip|list)|lieferschein|bon\s+de\s+livraison|verkoopfactuur|fatura-recibo|factura\s+simplificada|faktura|danovy\s+doklad|lasku|szamla|rachunek)\b/;
 
+/**
+ * A bill's or statement's section heading, never its issuer: words addressed to the reader ("YOUR
+ * ELECTRICITY CHARGES", "Ihre Verbrauchsübersicht", "Votre facture", "Uw verbruik"), or, set in
+ * capitals as headings are, naming a section of figures ("SUMMARY OF CHARGES", "BILLING
+ * INFORMATION", "METER READINGS").
+ */
+const READER_HEADING = /^(?:your|ihre?|votre|vos|uw|il\s+tuo|la\s+tua|il\s+suo|la\s+sua)\s+\p{L}/u;
+const FIGURES_HEADING = /\b(?:charges|summary|information|readings|consumption|usage|zusammenfassung|ubersicht|verbrauch|resume|consommation|releves?)\b/u;
+
+function isSectionHeading(printed: string): boolean {
+  const text = plain(printed).trim();
+  return READER_HEADING.test(text) || (FIGURES_HEADING.test(text) && !/\p{Ll}/u.test(printed));
+}
+
 /** A line that carries contact details, an address or a tax number: the body of a party's block. */
 const BLOCK_DETAIL =
   /@|www\.|https?:|\b(?:tel|phone|fax|mobile|email|e-mail|vat|gst|gstin|sst|tax|ust|btw|tva|iva|nif|cif|uid|mwst|iban|bic|swift|kvk|siret|p\.?\s?iva|reg(?:istration)?\.?\s*no|co\.?\s*reg)\b|\b\d{4,6}\b|\b(?:street|st\.|road|rd\.|avenue|ave\.|lane|drive|straße|strasse|strabe|str\.|weg|laan|straat|gracht|rue|avenue|boulevard|via|viale|corso|piazza|calle|avenida|paseo|rua|jalan|jln|lot|taman|floor|suite|unit|building)\b/;
@@ -61,7 +75,7 @@ function cannotBeName(line: TextLine, labelled: ReadonlySet<TextLine>): boolean 
   const text = plain(line.text).trim();
   if (labelled.has(line)) return true;
   if (!/\p{L}{2}/u.test(text) || text.length > 70) return true;
-  if (TITLE.test(text) && !hasLegalForm(text)) return true;
+  if ((TITLE.test(text) || isSectionHeading(line.text)) && !hasLegalForm(text)) return true;
   if (findDates(line.text).length > 0 || findAmounts(line.text).some((a) => a.decimals)) return true;
   if (/@|www\.|https?:|^\+?\d[\d\s()-]{6,}$/.test(text)) return true;
   // A first word with a colon is a label or a heading's lead-in ("Neu: Online Shop", "Hinweis: ..."), not a name.
@@ -110,7 +124,7 @@ export function guessVendor(page: PageText, hits: readonly LabelHit[], customerL
     const inCustomerBlock = customerLines.some((heading) => isInBlockOf(heading, line));
     if (inCustomerBlock) continue;
     // A town or a country on a line of its own is an address's end, or a logo's place name ("APOTHEKE" / "PADERBORN").
-    if (places.has(plain(line.text).replace(/[^\p{L}]+/gu, ' ').trim())) continue;
+    if (places.has(plain(line.text).replace(/[^\p{L}]+/gu, ' ').trim()) || (REGION_END.test(plain(line.text).trim()) && !hasLegalForm(line.text))) continue;
     const segment = firstSegment(page, line);
     const run: TextRun = afterCodes(page, segment ?? withoutLogoLetters(line));
     const text = plain(run.text).trim();
@@ -144,11 +158,21 @@ export function guessVendor(page: PageText, hits: readonly LabelHit[], customerL
   // Best first; a legal form standing alone ("SARL" set apart from its name) names nobody.
   for (const guess of guesses.filter((g) => g.score >= MIN_VENDOR_SCORE).sort((a, b) => b.score - a.score)) {
     const named = fullerName(guess, guesses) ?? guess;
-    const run = withWrappedEnd(page, withWrappedStart(page, named, labelOnly));
+    const start = withWrappedStart(page, named, labelOnly);
+    if (!start) continue;
+    const run = withWrappedEnd(page, start);
     if (nameWords(run.text).length > 0) return { ...named, run };
   }
   return undefined;
 }
+
+/**
+ * A town and its province or state after a comma, an address's end ("KITCHENER, ONTARIO", "Austin,
+ * TX", "Perth, Western Australia"): the provinces and territories of Canada and the states of
+ * Australia by name, any region by its two-letter code (not a legal form after a comma: "Acme, SA").
+ */
+const REGION_END =
+  /^[\p{L}\s.'-]{2,40},\s*(?:ontario|quebec|british\s+columbia|alberta|manitoba|saskatchewan|nova\s+scotia|new\s+brunswick|newfoundland(?:\s+and\s+labrador)?|prince\s+edward\s+island|yukon|nunavut|northwest\s+territories|new\s+south\s+wales|victoria|queensland|south\s+australia|western\s+australia|tasmania|northern\s+territory|[a-z]{2})\.?$/u;
 
 /** Countries as addresses end with them, in English and in their own languages. */
 const COUNTRIES = [
@@ -218,9 +242,10 @@ function fullerName(best: VendorGuess, guesses: readonly VendorGuess[]): VendorG
 
 /**
  * A name set in a narrow box wraps: "ATLAS CONSULTING" over "ENTERPRISES". When the line found is
- * little more than a legal form, the line just above it in the same type and column starts the name.
+ * little more than a legal form, the line just above it in the same type and column starts the name;
+ * undefined when that line is a section heading, whose first row the line found is.
  */
-function withWrappedStart(page: PageText, guess: VendorGuess, labelOnly: ReadonlySet<TextLine>): TextRun {
+function withWrappedStart(page: PageText, guess: VendorGuess, labelOnly: ReadonlySet<TextLine>): TextRun | undefined {
   const { line, run } = guess;
   if (nameWords(run.text).length >= 2) return run;
   // The name's own words: not a logo's letters beside it (withoutLogoLetters).
@@ -241,6 +266,8 @@ function withWrappedStart(page: PageText, guess: VendorGuess, labelOnly: Readonl
     .sort((x, y) => y.candidate.layoutBox.top - x.candidate.layoutBox.top)[0];
   if (!above) return run;
   const start = runOfWords(above.words);
+  // A word under a section heading ("YOUR ELECTRICITY CHARGES" over "Electricity") is the section's first row, no name.
+  if (isSectionHeading(start.text)) return undefined;
   return /\p{L}{2}/u.test(start.text) && findDates(start.text).length === 0 && !holdsCodeOrLabel(start.text) && !endsInHouseNumber(start.text) ? joinRuns([start, run]) : run;
 }
 

@@ -134,30 +134,42 @@ const LINE_RATE = /(?<![\d.,])(\d{1,2}(?:[.,]\d{1,3})?)\s*%/;
 
 /**
  * The tax of a tax line that prints its rate and two amounts, the base and the tax ("Steuerbasisbetrag
- * USt. 7%  275,00  19,25", "VAT 20% 640.00 128.00"): the amount that is the rate of another one,
- * to the cent, whichever order they stand in. Undefined when no pair agrees with the rate.
+ * USt. 7%  275,00  19,25", "VAT 20% 640.00 128.00", "Harmonized Sales Tax on | $62.63 | at | 13.00% |
+ * 8.14"): the amount that is the rate of another one, to the cent, whichever order they stand in,
+ * the rate on the label's line or in a cell of its row; with the base it was reckoned on. Undefined
+ * when no pair agrees with the rate.
  */
-export function taxByRate(page: PageText, hit: LabelHit): ReadValue | undefined {
+export function taxByRate(page: PageText, hit: LabelHit): (ReadValue & { base: ReadValue }) | undefined {
   const line = hit.line;
-  const rateMatch = LINE_RATE.exec(line.text);
-  if (!rateMatch) return undefined;
+  const runs = [line, ...rowAfter(page, line)];
+  const rated = runs.map((run, k) => ({ run, k, match: LINE_RATE.exec(k === 0 ? run.text.slice(hit.start) : run.text) })).find((r) => r.match);
+  if (!rated) return undefined;
+  const rateMatch = rated.match!;
   const rate = Number(rateMatch[1]!.replace(',', '.'));
   if (!(rate > 0 && rate < 30)) return undefined;
-  const runs = [line, ...rowAfter(page, line)];
   const amounts: Array<{ run: TextRun; value: string }> = [];
   for (const [k, run] of runs.entries()) {
-    const from = k === 0 ? Math.max(hit.labelEnd, rateMatch.index + rateMatch[0].length) : 0;
+    const from = k === 0 ? Math.max(hit.labelEnd, rated.k === 0 ? hit.start + rateMatch.index + rateMatch[0].length : 0) : 0;
     for (const a of findAmounts(run.text.slice(from)).filter((a) => a.decimals)) {
       const sub = subRun(page, run, from + a.index, a.length);
       if (sub) amounts.push({ run: sub, value: a.value });
     }
   }
   for (const tax of amounts) {
-    const based = amounts.some((base) => base !== tax && Math.abs(cents(base.value)) > Math.abs(cents(tax.value)) && Math.abs((cents(base.value) * rate) / 100 - cents(tax.value)) <= 1);
-    if (based) return { run: tax.run, contentNormalized: tax.value, fit: 1 };
+    const base = amounts.find((b) => b !== tax && Math.abs(cents(b.value)) > Math.abs(cents(tax.value)) && Math.abs((cents(b.value) * rate) / 100 - cents(tax.value)) <= 1);
+    if (base) return { run: tax.run, contentNormalized: tax.value, fit: 1, base: { run: base.run, contentNormalized: base.value, fit: 1 } };
   }
   return undefined;
 }
+
+/**
+ * The base a tax line states ("VAT 20% on 640.00 128.00") is the net of its rate: where the page
+ * states one base only (one rate), a candidate for the net, below a labelled one.
+ */
+const STATED_BASE = 0.55;
+
+/** What a label of the amount due keeps of its score on a statement that carries a balance forward. */
+const CARRIED_BALANCE = 0.8;
 
 /**
  * A name row ("Name:", "Firma", "Nom") opening its line in a party's block names that party: the
@@ -232,6 +244,7 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
   // the qualifier label nothing of their own (not a tax line at "inkl. MWST").
   const qualifiedEnds = hits.map((h) => ({ line: h.line, start: h.start, end: qualifiedTotal(h).labelEnd }));
   hits = hits.filter((h) => !qualifiedEnds.some((q) => q.line === h.line && q.start < h.start && h.start < q.end));
+  const bases: ReadValue[] = [];
   hits.forEach((labelHit, i) => {
     const hit = qualifiedTotal(taxWordBesideAmount(page, labelHit, read) ?? labelHit);
     const category = hit.definition.category;
@@ -262,8 +275,9 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
       // "Chambre | 214"), the line under a label is the next label.
       if (place === 'below' && BLOCK_LABELS.has(category) && valueBeside(hit.line) && besideSomething(page, run)) continue;
       // A total's row may hold other figures before it ("Total  10 Coil  Rs. 1,00,300.00").
-      const readValue =
-        (TAX_CATEGORIES.has(category) ? taxByRate(page, hit) : undefined) ?? read[category](run, page) ?? (place === 'right' && category === 'InvoiceTotal' ? firstInRow(page, run as TextLine, read[category]) : undefined);
+      const byRate = TAX_CATEGORIES.has(category) ? taxByRate(page, hit) : undefined;
+      if (byRate) bases.push(byRate.base);
+      const readValue = byRate ?? read[category](run, page) ?? (place === 'right' && category === 'InvoiceTotal' ? firstInRow(page, run as TextLine, read[category]) : undefined);
       const nameLine = place === 'inline' ? hit.line : place === 'below' ? lineOf(page, run) : undefined;
       const value = readValue && nameLine && BLOCK_LABELS.has(category) ? (wrappedName(page, nameLine, readValue.run) ?? readValue) : readValue;
       if (!value) continue;
@@ -296,6 +310,14 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
       break;
     }
   });
+  // A balance carried forward that is not zero: what is due is more than this bill's charges, so
+  // a label of what is due names the total less surely than one of the charges.
+  const carried = hits.some((h) => h.definition.carried && valuesOf(page, h, undefined, undefined).some((v) => cents(read.InvoiceTotal(v.run, page)?.contentNormalized ?? '0') !== 0));
+  if (carried) for (const c of candidates) if (c.hit?.definition.due) c.score *= CARRIED_BALANCE;
+  const [base, ...otherBases] = bases;
+  if (base && otherBases.every((b) => b.contentNormalized === base.contentNormalized)) {
+    candidates.push({ category: 'SubTotal', value: base.run, contentNormalized: base.contentNormalized, score: STATED_BASE, label: 0 });
+  }
   restoreLostMinus(candidates);
   taxIds.push(...unlabelledVatNumbers(page, excluded, taxIds));
   candidates.push(
