@@ -29,7 +29,7 @@ import type { InvoiceField } from './invoice-field-names.js';
 import type { FieldCandidate } from './field-candidate.js';
 import { plain } from './normalize.js';
 import { findNationalTaxId, nationalCheckDigits } from './national-tax-ids.js';
-import { CANADIAN_BN, nationalNumberOf, vatCheckDigits } from './vat-check-digits.js';
+import { nationalNumberOf, vatCheckDigits } from './vat-check-digits.js';
 
 /**
  * Every check a field can pass or fail: 'pass' a check against other printed values; 'weak-pass'
@@ -68,8 +68,8 @@ const READ = 0.5;
 /** A rival value scoring this share of the chosen one's or more contradicts it. */
 const RIVAL_SHARE = 0.8;
 
-/** A VAT id's form: its country's prefix, then digits (and the letters some countries use); or a Canadian business number's. */
-const isVatForm = (id: string) => /^(?:[A-Z]{2}|CHE)[0-9A-Z]{8,12}$/.test(id) || CANADIAN_BN.test(id);
+/** A VAT id's form: its country's prefix, then digits (and the letters some countries use). */
+const isVatForm = (id: string) => /^(?:[A-Z]{2}|CHE)[0-9A-Z]{8,12}$/.test(id);
 const TAX_ID_FIELDS: ReadonlySet<string> = new Set(['VendorTaxId', 'CustomerTaxId']);
 /** Identifiers whose reading may put a character right to pass their check digits. */
 const IDENTIFIERS: ReadonlySet<string> = new Set(['IBAN', 'VendorTaxId', 'CustomerTaxId']);

@@ -168,8 +168,8 @@ const PREFIXED_VAT: readonly RegExp[] = [
 
 /**
  * Tax numbers whose shape names their country: Indian GSTIN, Swiss UID, Austrian, Dutch, French,
- * Spanish and Belgian VAT numbers, Malaysian SST, Spanish CIF/NIF without a prefix, Canadian
- * business numbers, German tax office numbers.
+ * Spanish and Belgian VAT numbers, Malaysian SST, Spanish CIF/NIF without a prefix, German tax
+ * office numbers (the national ids of other countries: national-tax-ids.ts).
  */
 const SHAPED_TAX_IDS: readonly RegExp[] = [
   /\b\d{2}[A-Z]{5}\d{4}[A-Z][A-Z\d]Z[A-Z\d]\b/,
@@ -178,9 +178,6 @@ const SHAPED_TAX_IDS: readonly RegExp[] = [
   /\b[A-Z]\d{2}-\d{4}-\d{8}\b/,
   /\b[A-HJ-NP-SUVW]\d{7}[0-9A-J]\b/,
   /\b\d{8}[A-Z]\b/,
-  // A Canadian business number with its GST/HST program account ("784123655 RT0001"), its nine
-  // digits grouped as the CRA prints them too ("12201 6769 RT0001", "123 456 789 RT 0001").
-  /\b(?:\d{9}|\d{5}\s\d{4}|\d{3}\s\d{3}\s\d{3})\s?R[TPCR]\s?\d{4}\b/,
   // A German tax office number ("Steuernummer 06481/23457", "12/345/67890"): ten to thirteen digits.
   /\b(?=(?:\d\/?){10,13}\b)\d{2,5}\/\d{3,5}(?:\/\d{4,5})?\b/,
 ];

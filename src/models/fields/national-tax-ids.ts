@@ -2,12 +2,15 @@
  * Sellers' tax ids that are no EU VAT number and carry no country prefix, known by their printed
  * shape: the Brazilian CNPJ ("81.583.054/0001-29") and CPF ("765.865.078-12"), the Mexican RFC
  * ("AAA010101AAA"), the Indian GSTIN ("29AAHCS6672E1ZZ"), the Japanese qualified invoice issuer's
- * number ("T7000012050002") and the Australian ABN ("51 824 753 556"). Where a number has check
+ * number ("T7000012050002"), the Australian ABN ("51 824 753 556") and the Canadian business number
+ * with its program account ("784123655 RT0001"). Where a number has check
  * digits their test is evidence for it as an EU VAT id's are (confidence-evidence.ts): a number
  * whose digits fail is misread or a placeholder.
  */
 
-export type NationalTaxIdKind = 'CNPJ' | 'CPF' | 'RFC' | 'GSTIN' | 'JP-T' | 'ABN';
+import { luhn } from './luhn.js';
+
+export type NationalTaxIdKind = 'CNPJ' | 'CPF' | 'RFC' | 'GSTIN' | 'JP-T' | 'ABN' | 'CA-BN';
 
 export interface NationalTaxId {
   kind: NationalTaxIdKind;
@@ -92,6 +95,9 @@ const SHAPES: readonly Shape[] = [
   { kind: 'GSTIN', pattern: /(?<![A-Z0-9])\d{2}[A-Z]{5}\d{4}[A-Z][A-Z\d]Z[A-Z\d](?![A-Z0-9])/, valid: validGstin },
   { kind: 'JP-T', pattern: /(?<![A-Z0-9])T\s?-?\s?\d{13}(?!\d)/, valid: (n) => validJapaneseNumber(n.slice(1)) },
   { kind: 'ABN', pattern: /(?<!\d ?)\d{2} \d{3} \d{3} \d{3}(?! ?\d)/, valid: validAbn },
+  // The program account (RT for GST/HST) after the nine digits, which the CRA also prints grouped
+  // ("12201 6769 RT0001", "123 456 789 RT 0001"); the ninth digit is a Luhn check digit.
+  { kind: 'CA-BN', pattern: /(?<!\d ?)(?:\d{9}|\d{5}\s\d{4}|\d{3}\s\d{3}\s\d{3})\s?R[TPCR]\s?\d{4}(?!\d)/, valid: (n) => luhn(n.slice(0, 9)) },
   { kind: 'RFC', pattern: /(?<![\p{L}\p{N}&])[A-ZÑ&]{3,4}\s?-?\s?\d{6}\s?-?\s?[A-Z\d]{3}(?![\p{L}\p{N}])/u, formed: (n) => validRfcDate(n.replace(/^[A-ZÑ&]{3,4}/, '').slice(0, 6)) },
 ];
 

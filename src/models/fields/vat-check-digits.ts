@@ -6,6 +6,7 @@
  * one its party prints beside it is another company's.
  */
 import { isValidPtNif } from './identifiers.js';
+import { luhn } from './luhn.js';
 
 const digitsOf = (text: string) => [...text].map(Number);
 
@@ -22,13 +23,6 @@ function iso7064Mod11x10(number: string): boolean {
   return (11 - product) % 10 === Number(number.at(-1));
 }
 
-/** The Luhn check over all the digits (Italian, Swedish numbers). */
-function luhn(number: string): boolean {
-  const sum = digitsOf(number)
-    .reverse()
-    .reduce((total, digit, i) => total + (i % 2 === 1 ? (digit * 2 > 9 ? digit * 2 - 9 : digit * 2) : digit), 0);
-  return sum % 10 === 0;
-}
 
 /** Weights whose sum, modulo 11, gives the check digit as 11 less the remainder (0 for none; a remainder of 1 is no valid number). */
 function mod11(number: string, weights: readonly number[]): boolean {
@@ -74,9 +68,6 @@ const CHECKS: Readonly<Record<string, { form: RegExp; valid: (number: string) =>
   SE: { form: /^\d{10}01$/, valid: (n) => luhn(n.slice(0, 10)) },
 };
 
-/** A Canadian business number with its program account: nine digits, the program (RT for GST/HST), four digits. */
-export const CANADIAN_BN = /^\d{9}R[TPCR]\d{4}$/;
-
 /** A string of letters and digits modulo 97, letters read as 10..35. */
 function mod97(text: string): number {
   let remainder = 0;
@@ -94,8 +85,6 @@ const compact = (vatId: string) => vatId.toUpperCase().replace(/[^A-Z0-9]/g, '')
  */
 export function vatCheckDigits(vatId: string): boolean | undefined {
   const id = compact(vatId);
-  // A Canadian business number (the GST/HST registration, "123456782 RT0001"): its nine digits end in a Luhn check digit.
-  if (CANADIAN_BN.test(id)) return luhn(id.slice(0, 9));
   const check = CHECKS[id.slice(0, 2)];
   if (!check) return undefined;
   const number = id.slice(2);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Entity } from '../../../src/domain/entities.js';
 import { findTaxId } from '../../../src/models/fields/identifiers.js';
 import { findAmounts } from '../../../src/models/fields/normalize.js';
-import { vatCheckDigits } from '../../../src/models/fields/vat-check-digits.js';
+import { nationalCheckDigits } from '../../../src/models/fields/national-tax-ids.js';
 import { invoicesUniversalModel } from '../../../src/models/invoice/invoice.js';
 import { useScratchDir } from '../../engines/fixtures.js';
 import { fields, firstPageEntities, textPdf, writeFixture, type Placed } from '../document-fixtures.js';
@@ -35,9 +35,10 @@ describe('Canadian business numbers', () => {
   });
 
   it('checks the Luhn digit of the nine digits', () => {
-    expect(vatCheckDigits('123456782RT0001')).toBe(true);
-    expect(vatCheckDigits('123456783RT0001')).toBe(false);
-    expect(vatCheckDigits('223456782RT0001')).toBe(false);
+    expect(nationalCheckDigits('123456782RT0001')).toBe(true);
+    expect(nationalCheckDigits('12345 6782 RT0001')).toBe(true);
+    expect(nationalCheckDigits('123456783RT0001')).toBe(false);
+    expect(nationalCheckDigits('223456782RT0001')).toBe(false);
   });
 });
 
