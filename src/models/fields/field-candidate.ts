@@ -6,8 +6,8 @@ import type { LabelHit } from './label-hits.js';
 import type { InvoiceField } from './invoice-field-names.js';
 import type { TextLine, TextRun } from '../page/text/text-lines.js';
 
-/** Fields, and the amounts that check them: tax lines to add up, cash tendered and change, rounding. */
-export type CandidateCategory = InvoiceField | 'TaxLine' | 'Tendered' | 'Change' | 'Rounding' | 'CurrencyMention' | 'AmountInWords';
+/** Fields, and the amounts that check them: tax lines to add up, taxes withheld, cash tendered and change, rounding. */
+export type CandidateCategory = InvoiceField | 'TaxLine' | 'Withheld' | 'Tendered' | 'Change' | 'Rounding' | 'CurrencyMention' | 'AmountInWords';
 
 export interface FieldCandidate {
   category: CandidateCategory;

@@ -13,6 +13,7 @@ import { isValidIban } from './identifiers.js';
 import { capImpossible } from './impossible-values.js';
 import { confidenceFromEvidence, evidenceFor, TEXT_LAYER, type Check } from './confidence-evidence.js';
 import type { TextRun } from '../page/text/text-lines.js';
+import { containedAtRate, printedRates, totalAfterWithholding } from './included-taxes.js';
 
 export interface PagedCandidate extends FieldCandidate {
   page: PageRef;
@@ -113,6 +114,9 @@ function chooseAmounts(candidates: readonly PagedCandidate[]): AmountChoice {
   const taxes: Array<{ tax?: PagedCandidate; lines?: PagedCandidate[]; value: number; score: number } | undefined> = [
     undefined,
     ...ofCategory(candidates, 'TotalTax')
+      // A tax the price contains of 0,00 says the price holds none of it (Brazil's ICMS under the
+      // Simples Nacional), not that the invoice's tax is zero.
+      .filter((tax) => !(isIncluded(tax) && cents(tax.contentNormalized) === 0))
       .slice(0, TOP)
       .map((tax) => ({ tax, value: cents(tax.contentNormalized), score: tax.score + (cents(tax.contentNormalized) === linesAddUpTo ? TAX_LINES_AGREE : 0) })),
     ...taxLines.slice(0, TOP).map((tax) => ({ tax, value: cents(tax.contentNormalized), score: tax.score * 0.9 })),
@@ -134,6 +138,8 @@ function chooseAmounts(candidates: readonly PagedCandidate[]): AmountChoice {
   const paid = new Set(tendered.flatMap((t) => change.map((c) => Math.abs(cents(t.contentNormalized)) - Math.abs(cents(c.contentNormalized)))));
   const rounding = roundings.map((r) => cents(r.contentNormalized)).filter((r) => Math.abs(r) < 100);
   const inWords = new Set(ofCategory(candidates, 'AmountInWords').map((w) => cents(w.contentNormalized)));
+  // Taxes the buyer withholds: the total is what the net and the tax come to less one of them.
+  const withheld = ofCategory(candidates, 'Withheld').slice(0, TOP).map((w) => cents(w.contentNormalized));
   // The rounded total follows the total it rounds, apart by the rounding (whose sign OCR may lose).
   const offset = (c: PagedCandidate) => c.value.spans[0]?.offset ?? 0;
   // Cash rounding to five cents moves a total by two cents at most, to a multiple of five.
@@ -158,10 +164,15 @@ function chooseAmounts(candidates: readonly PagedCandidate[]): AmountChoice {
         // Nothing but zeros adds up trivially: no check of anything.
         if (s !== undefined && t !== undefined && g !== undefined && (s !== 0 || g !== 0)) {
           const sum = s + t;
-          if (Math.abs(sum - g) <= 1 || rounding.some((r) => Math.abs(sum + r - g) <= 1)) {
+          if (Math.abs(sum - g) <= 1 || rounding.some((r) => Math.abs(sum + r - g) <= 1) || totalAfterWithholding(s, t, g, withheld)) {
             score += 1.2;
             consistent = true;
           } else score -= 0.4;
+        } else if (s === undefined && t !== undefined && g !== undefined && tax?.tax && isIncluded(tax.tax) && containedAtRate(t, g, printedRates([tax.tax.labelLine, total?.labelLine]))) {
+          // A tax the gross contains, at the rate printed with either: the gross and the tax check
+          // each other as a net and its tax would (no net is made of them).
+          score += 1.2;
+          consistent = true;
         }
         if (g !== undefined && paid.has(g)) {
           score += 0.8;
@@ -185,6 +196,11 @@ function chooseAmounts(candidates: readonly PagedCandidate[]): AmountChoice {
     }
   }
   return best;
+}
+
+/** A tax the price contains, by its label ("enthaltene MwSt", "dont TVA"): part of the total, not added to a net. */
+function isIncluded(candidate: PagedCandidate): boolean {
+  return candidate.hit?.definition.included === true;
 }
 
 /** A confirmation of the chosen candidate's value for the field, on its page. */
@@ -277,7 +293,8 @@ export function chooseFields(candidates: readonly PagedCandidate[], facts: Docum
   // North American telephone number may be Canadian: only a US address settles it.
   const ambiguous = currency && isBareDollar(currency) && currency.contentNormalized === 'USD' && !facts.usAddress;
   set('Currency', currency, ambiguous ? 'ambiguous' : labelled ? 'pass' : 'none');
-  capImpossible(chosen);
+  // A total the net and tax come to less a tax the page says is withheld adds up.
+  capImpossible(chosen, new Date(), ofCategory(candidates, 'Withheld').map((w) => cents(w.contentNormalized)));
   return chosen;
 }
 

@@ -35,17 +35,18 @@ export const FISCAL_PRINT_LABELS: readonly LabelDefinition[] = [
   ...labels('InvoiceTotal', 1, [`valor\\s*total\\s*(?:d[ao]\\s*)?(?:nota|${NOTE})`]),
   // BT-110, the CFDI's tax: "TOTAL IMP. TRASLADADOS" (the taxes carried over to the buyer).
   ...labels('TotalTax', 1, ['total\\s*(?:de\\s*)?imp(?:uestos|\\.)?\\s*trasladados']),
+  // The same label set over two lines ("TOTAL IMP." over "TRASLADADOS:"), its amount beside the
+  // first: the total of the taxes (the withheld ones are labelled apart, included-tax-labels.ts).
+  ...labels('TotalTax', 0.9, ['total\\s*(?:de\\s*)?imp\\.']),
 
   // Printed beside the terms, and none of them: the number's series ("SÉRIE 1", "SERIE: A"), the
   // CFDI's fiscal folio (a UUID), the NFS-e's accrual date ("COMPETÊNCIA"), the net after the
-  // taxes the buyer withholds ("Valor Líquido da NFS-e", "Total de retenciones").
+  // taxes the buyer withholds ("Valor Líquido da NFS-e").
   ...labels('Other', 1, [
     `serie(?:\\s*d[ao]\\s*(?:dps|${NOTE}))?`,
     'folio\\s*fiscal',
     `(?:data\\s*(?:de\\s*|da\\s*)?)?competencia(?:\\s*d[ao]\\s*${NOTE})?`,
     `valor\\s*liquido\\s*d[ao]\\s*(?:nota|${NOTE})`,
-    'total\\s*(?:de\\s*)?(?:imp(?:uestos|\\.)?\\s*)?retenid[oa]s',
-    'total\\s*(?:das\\s*)?retencoes',
     // The other cells of a party's or a note's grid: their labels are no value of the cell beside them.
     'endereco',
     'municipio(?:\\s*/\\s*sigla\\s*uf)?',

@@ -50,9 +50,11 @@ const cents = (value: string) => Math.round(Number(value) * 100);
 
 /**
  * The fields whose normalised values (ISO dates, dot-decimal amounts) cannot be right together.
- * Amounts that do not add up are all three suspect: which one is wrong, the sum does not say.
+ * Amounts that do not add up are all three suspect: which one is wrong, the sum does not say; a
+ * total that is net and tax less a tax the page says the buyer withholds (`withheld`, in cents)
+ * adds up.
  */
-export function impossibleFields(values: Partial<Record<InvoiceField, string>>, now: Date): Set<InvoiceField> {
+export function impossibleFields(values: Partial<Record<InvoiceField, string>>, now: Date, withheld: readonly number[] = []): Set<InvoiceField> {
   const impossible = new Set<InvoiceField>();
   const seller = values.VendorTaxId && taxKey(values.VendorTaxId);
   if (seller && values.CustomerTaxId && taxKey(values.CustomerTaxId) === seller) impossible.add('CustomerTaxId');
@@ -65,7 +67,7 @@ export function impossibleFields(values: Partial<Record<InvoiceField, string>>, 
   }
 
   const [net, tax, gross] = AMOUNT_FIELDS.map((f) => values[f]).map((v) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? cents(v) : undefined));
-  const off = net !== undefined && tax !== undefined && gross !== undefined ? Math.abs(net + tax - gross) : 0;
+  const off = net !== undefined && tax !== undefined && gross !== undefined ? Math.min(Math.abs(net + tax - gross), ...withheld.map((w) => Math.abs(net + tax - Math.abs(w) - gross))) : 0;
   if (off > ROUNDING_CENTS && !(off <= CASH_ROUNDING_CENTS && gross! % 5 === 0)) {
     for (const field of AMOUNT_FIELDS) impossible.add(field);
   }
@@ -73,9 +75,9 @@ export function impossibleFields(values: Partial<Record<InvoiceField, string>>, 
 }
 
 /** The chosen fields with each impossible value's confidence capped (chooseFields and the profile's choice end with it). */
-export function capImpossible<T extends { contentNormalized: string; confidence: number }>(chosen: Map<InvoiceField, T>, now: Date = new Date()): void {
+export function capImpossible<T extends { contentNormalized: string; confidence: number }>(chosen: Map<InvoiceField, T>, now: Date = new Date(), withheld: readonly number[] = []): void {
   const values = Object.fromEntries([...chosen].map(([field, value]) => [field, value.contentNormalized]));
-  for (const field of impossibleFields(values, now)) {
+  for (const field of impossibleFields(values, now, withheld)) {
     const value = chosen.get(field)!;
     chosen.set(field, { ...value, confidence: Math.min(value.confidence, IMPOSSIBLE_CAP) });
   }

@@ -7,6 +7,7 @@
  */
 import { EU_INVOICE_LABELS } from './eu-invoice-labels.js';
 import { FISCAL_PRINT_LABELS } from './fiscal-print-labels.js';
+import { includedTaxLabels } from './included-tax-labels.js';
 import type { LabelCategory, LabelDefinition } from './label-definition.js';
 
 export type { LabelCategory, LabelDefinition } from './label-definition.js';
@@ -23,8 +24,8 @@ const RATE = '(?:\\s*[(@]?\\s*(?:@|at|[aà]|zu)?\\s*\\d{1,2}(?:[.,]\\d{1,3})?\\s
 export const CARD_PAYMENT =
   '(?:gegeben\\s*)?(?:ec\\s*-?\\s*(?:karte|cash|lastschrift)|kredit\\s*-?\\s*karte|kartenzahlung|lastschrift|girocard|(?:debit|credit)\\s*card|mastercard|maestro|amex|(?:pankki|luotto|maksu)?kortti|carte\\s*(?:bancaire|bleue|cb)|tarjeta(?:\\s*(?:de\\s*)?(?:credito|debito))?|pinnen|bankkaart|(?:bank)?kort)';
 
-/** The names of taxes, as a pattern's source (plain text). */
-export const TAX_WORD = '(?:vat|tax|taxes|gst\\s*/\\s*hst|gst|hst|pst|qst|sst|iva|tva|mwst\\.?|ust\\.?|btw|igst|cgst|sgst|utgst|cess|sales\\s*tax|imposto|impuesto|impuestos|imposta|umsatzsteuer|mehrwertsteuer|dph|moms|alv)';
+/** The names of taxes, as a pattern's source (plain text); German insurers charge an insurance tax ("Versicherungsteuer") instead of VAT. */
+export const TAX_WORD = '(?:vat|tax|taxes|gst\\s*/\\s*hst|gst|hst|pst|qst|sst|iva|tva|mwst\\.?|ust\\.?|btw|igst|cgst|sgst|utgst|cess|sales\\s*tax|imposto|impuesto|impuestos|imposta|umsatzsteuer|mehrwertsteuer|versicherungs?steuer|dph|moms|alv)';
 const CURRENCY_SUFFIX = '(?:\\s*\\(\\s*[a-z$€£₹]{1,3}\\s*\\)|\\s+(?:eur|usd|gbp|inr|myr|rm|chf|rs\\.?))?';
 
 function labels(category: LabelCategory, strength: number, sources: readonly string[]): LabelDefinition[] {
@@ -438,6 +439,7 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
   ]),
   // A French company's registration number: its tax id when no VAT number is printed, else the VAT number is.
   ...labels('TaxId', 0.7, ['siret']),
+  ...includedTaxLabels(TAX_WORD),
   ...EU_INVOICE_LABELS,
   ...FISCAL_PRINT_LABELS,
 ]);

@@ -6,10 +6,11 @@ import type { InvoiceField } from './invoice-field-names.js';
  * office's or register's number that is no VAT id and stands for the vendor's tax number only
  * when no VAT id is printed (TaxRegistration), one of several tax lines (TaxLine), a name row in a
  * party's block whose heading tells whose it is (PartyName), the receipt's payment lines
- * (Tendered, Change, Rounding), or a label that only looks like a field's and announces something
- * else (Other: "Total qty").
+ * (Tendered, Change, Rounding), a tax the buyer withholds from the amount it pays (Withheld: it
+ * checks the total, it is never the invoice's tax), or a label that only looks like a field's and
+ * announces something else (Other: "Total qty").
  */
-export type LabelCategory = InvoiceField | 'PartyName' | 'TaxId' | 'TaxRegistration' | 'TaxLine' | 'Tendered' | 'Change' | 'Rounding' | 'Other';
+export type LabelCategory = InvoiceField | 'PartyName' | 'TaxId' | 'TaxRegistration' | 'TaxLine' | 'Withheld' | 'Tendered' | 'Change' | 'Rounding' | 'Other';
 
 export interface LabelDefinition {
   category: LabelCategory;
@@ -24,4 +25,9 @@ export interface LabelDefinition {
   due?: boolean;
   /** A statement's balance carried forward from earlier bills ("Balance Forward"), which is part of what is due. */
   carried?: boolean;
+  /**
+   * A tax the price already contains ("enthaltene MwSt", "dont TVA", "IVA incluido"): it is part of
+   * the total, not added to a net (included-taxes.ts).
+   */
+  included?: boolean;
 }

@@ -193,7 +193,7 @@ function longestLabelAt(text: string, at: number, labels: readonly CompiledLabel
 }
 
 /** Labels whose value is an amount. */
-const AMOUNT_CATEGORIES: ReadonlySet<string> = new Set(['SubTotal', 'TotalTax', 'TaxLine', 'InvoiceTotal', 'Tendered', 'Change', 'Rounding']);
+const AMOUNT_CATEGORIES: ReadonlySet<string> = new Set(['SubTotal', 'TotalTax', 'TaxLine', 'Withheld', 'InvoiceTotal', 'Tendered', 'Change', 'Rounding']);
 
 /** Words a label may run on by beyond the vocabulary's part of it, before its value to the right. */
 const MAX_LABEL_WORDS_AFTER = 3;
@@ -287,7 +287,7 @@ function xOf(page: PageText, line: TextLine, offset: number): number | undefined
  * The column a label heads: from halfway to what is left of it (the previous label on its line,
  * or the previous line of its row) to halfway to what is right of it.
  */
-function labelColumn(page: PageText, hit: LabelHit, previous: LabelHit | undefined, next: LabelHit | undefined): { from: number; to: number } {
+function labelColumn(page: PageText, hit: LabelHit, previous: LabelHit | undefined, next: LabelHit | undefined): Column {
   const { line } = hit;
   const row = page.rows[line.row] ?? [];
   const at = row.indexOf(line);
@@ -299,7 +299,36 @@ function labelColumn(page: PageText, hit: LabelHit, previous: LabelHit | undefin
   let to = Infinity;
   if (next) to = (labelEnd + (xOf(page, line, next.start) ?? labelEnd)) / 2;
   else if (row[at + 1]) to = row[at + 1]!.layoutBox.left;
-  return { from, to };
+  return { from, to, labelLeft: start, height: line.layoutBox.height };
+}
+
+/** The stretch of a row under a label that holds its value, and where the label itself starts. */
+interface Column {
+  from: number;
+  to: number;
+  labelLeft: number;
+  height: number;
+}
+
+/** Words of one cell stand closer than this many line heights apart. */
+const CELL_GAP = 2;
+
+/**
+ * Of the words under a label, those of its own cell: where they fall in two groups far apart on
+ * either side of the label's left edge, the group from that edge on. A grid of left-aligned labels
+ * heads cells that run right to the next label, each value set at its cell's right edge
+ * ("BASE DE CÁLCULO DO ICMS  VALOR DO ICMS" over "953,36  171,60"): the group left of the label is
+ * the cell before it.
+ */
+function ownCell<W extends { layoutBox: { left: number; width: number } }>(words: W[], column: Column): W[] {
+  const sorted = [...words].sort((a, b) => a.layoutBox.left - b.layoutBox.left);
+  for (let k = 1; k < sorted.length; k++) {
+    const before = sorted[k - 1]!.layoutBox;
+    const after = sorted[k]!.layoutBox;
+    const gap = after.left - (before.left + before.width);
+    if (gap > CELL_GAP * column.height && before.left + before.width <= column.labelLeft && after.left + after.width > column.labelLeft) return sorted.slice(k);
+  }
+  return words;
 }
 
 /**
@@ -307,7 +336,7 @@ function labelColumn(page: PageText, hit: LabelHit, previous: LabelHit | undefin
  * row (a header "Rechnungs-Nr.  Ausstellungsdatum" read as one line over values set apart, where
  * the line most under the header is the date's, not the number's).
  */
-function cellUnder(page: PageText, below: TextLine, column: { from: number; to: number }): TextRun | undefined {
+function cellUnder(page: PageText, below: TextLine, column: Column): TextRun | undefined {
   const own = cellBelow(below, column);
   if (own) return own;
   for (const other of page.rows[below.row] ?? []) {
@@ -318,11 +347,14 @@ function cellUnder(page: PageText, below: TextLine, column: { from: number; to: 
 }
 
 /** The words of the line below whose centres lie in the column; the whole line when all do. */
-function cellBelow(below: TextLine, column: { from: number; to: number }): TextRun | undefined {
-  const words = below.words.filter((w) => {
-    const centre = w.layoutBox.left + w.layoutBox.width / 2;
-    return centre > column.from && centre < column.to && !/^[|[\]]$/.test(w.text);
-  });
+function cellBelow(below: TextLine, column: Column): TextRun | undefined {
+  const words = ownCell(
+    below.words.filter((w) => {
+      const centre = w.layoutBox.left + w.layoutBox.width / 2;
+      return centre > column.from && centre < column.to && !/^[|[\]]$/.test(w.text);
+    }),
+    column,
+  );
   if (words.length === below.words.length) return below;
   return words.length > 0 ? runOfWords(words) : undefined;
 }

@@ -51,6 +51,7 @@ function readers(options: PageReadOptions): Readers {
     SubTotal: readAmount,
     TotalTax: readTaxAmount,
     TaxLine: readTaxAmount,
+    Withheld: readAmount,
     InvoiceTotal: readAmount,
     Tendered: readAmount,
     Change: readAmount,
@@ -282,7 +283,8 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
       const value = readValue && nameLine && BLOCK_LABELS.has(category) ? (wrappedName(page, nameLine, readValue.run) ?? readValue) : readValue;
       if (!value) continue;
       // Under a column's header, the column's sum at its foot is the document's figure, its first cell one row's.
-      const column = place === 'below' && AMOUNT_COLUMNS.has(category) ? columnValues(page, run, read[category]) : [];
+      // A tax the price contains is one figure under its label (the DANFE's "VALOR DO ICMS"), never a table's column.
+      const column = place === 'below' && AMOUNT_COLUMNS.has(category) && !hit.definition.included ? columnValues(page, run, read[category]) : [];
       const sum = columnSum(column);
       // A net or tax column of a tax table with a row per rate and no sum row read: the first
       // row is one rate's ("Netto" over 8,89 and 5,19), not the document's net or tax. One rate's

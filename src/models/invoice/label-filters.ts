@@ -11,7 +11,7 @@ import type { LayoutTable } from '../page/text/tables.js';
 import type { PageText, TextLine } from '../page/text/text-lines.js';
 
 /** Labels that close an item table with its totals ("Subtotal 100.00" under the last item). */
-const TOTALS_CATEGORIES: ReadonlySet<LabelCategory> = new Set(['SubTotal', 'TotalTax', 'TaxLine', 'InvoiceTotal', 'Tendered', 'Change', 'Rounding', 'Currency']);
+const TOTALS_CATEGORIES: ReadonlySet<LabelCategory> = new Set(['SubTotal', 'TotalTax', 'TaxLine', 'Withheld', 'InvoiceTotal', 'Tendered', 'Change', 'Rounding', 'Currency']);
 
 /**
  * The lines of the item rows of the tables, without the totals rows that close them: rows whose
@@ -56,7 +56,22 @@ export function namesNoField(page: PageText, h: LabelHit): boolean {
   const accountHolder = (h: LabelHit) => h.definition.category === 'CustomerName' && besideAnIban(page, h.line);
   // The tax's name after a Swiss UID is the VAT number's suffix ("CHE-112.203.184 MWST"), no label.
   const uidSuffix = (h: LabelHit) => h.start > 0 && /CHE[-\s]?\d{3}[.\s]?\d{3}[.\s]?\d{3}\s?$/.test(h.line.text.slice(0, h.start));
-  return qualifier(h) || aside(h) || accountHolder(h) || inSentence(h) || uidSuffix(h);
+  return qualifier(h) || aside(h) || accountHolder(h) || inSentence(h) || uidSuffix(h) || afterDiscount(page, h);
+}
+
+/** An original amount and a discount named in a row: a bill's or an instalment's amounts, not an invoice's net and gross. */
+const ORIGINAL_AMOUNT = /(?:valor|importe|montant|amount|betrag)\s+original/i;
+const DISCOUNT = /(?:desconto|descuento|discount|remise|rabatt|sconto)/i;
+
+/**
+ * A net in a row that also names an original amount and its discount ("VALOR ORIGINAL | VALOR DO
+ * DESCONTO | VALOR LÍQUIDO" of a DANFE's bill block) is the amount after the discount, not the
+ * amount before tax.
+ */
+function afterDiscount(page: PageText, h: LabelHit): boolean {
+  if (h.definition.category !== 'SubTotal') return false;
+  const row = page.rows[h.line.row] ?? [];
+  return row.some((l) => ORIGINAL_AMOUNT.test(l.text)) && row.some((l) => DISCOUNT.test(l.text));
 }
 
 /** Words before a tax word that make it part of an amount's label: "(excl.", "incl.", "hors", "ohne". */

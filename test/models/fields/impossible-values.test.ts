@@ -55,6 +55,14 @@ describe('impossible values', () => {
     expect(chosen.get('InvoiceId')!.confidence).toBe(0.99);
   });
 
+  it('amounts that add up only less a tax the page says is withheld are possible, by no other amount', () => {
+    const values = { SubTotal: '1000.00', TotalTax: '160.00', InvoiceTotal: '1053.33' };
+    expect(impossibleFields(values, now).size).toBe(3);
+    expect(impossibleFields(values, now, [10667]).size).toBe(0);
+    expect(impossibleFields(values, now, [-10667]).size).toBe(0);
+    expect(impossibleFields(values, now, [10000]).size).toBe(3);
+  });
+
   it('left untouched by a reviewer are not confirmed; typed by one they are learned', () => {
     const reviewed = (field: InvoiceField, value: string, corrected = false): ReviewedField => ({ field, chunk: 1, content: value, contentNormalized: value, corrected, spans: [], box: null });
     const fields = [
