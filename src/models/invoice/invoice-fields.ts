@@ -16,6 +16,7 @@ import type { LayoutTable } from '../page/text/tables.js';
 import type { PageText, TextLine, TextRun } from '../page/text/text-lines.js';
 import { itemRowLines, namesNoField, TAX_CATEGORIES } from './label-filters.js';
 import { columnSum, columnValues, firstInRow, furtherInRow, lineOf, rowAfter, totalsRowColumns } from './totals-row.js';
+import { vatTableTotals } from './vat-table.js';
 import { amountsInWords, currencyMentions, ibans, paidAmounts, totalsOfParts, unlabelledDates, unlabelledVatNumbers } from './unlabelled-values.js';
 
 export interface PageReadOptions {
@@ -286,6 +287,7 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
   candidates.push(
     ...paidAmounts(page, excluded, candidates),
     ...totalsOfParts(page, excluded, candidates),
+    ...vatTableTotals(page, excluded),
     ...unlabelledDates(page, options.dates, excluded, candidates),
     ...ibans(page, excluded),
     ...currencyMentions(page),
