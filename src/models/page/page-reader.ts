@@ -10,6 +10,7 @@ import { hasPdftoppm, renderPdfPageGrey } from '../../engines/poppler.js';
 import { centerOf, containsPoint, growBox, overlap, scaleBox, unionBox, type Box } from './text/geometry.js';
 import { ModelRejectedInputError, type ModelInput } from '../model.js';
 import { rereadGarbled } from './garbled-words.js';
+import { joinSplitDecimals } from './split-decimals.js';
 import { joinSplitInitials } from './split-initials.js';
 import { isPoorReading, linesRunDown, sureCharacters, TURN_GAIN } from './reading-quality.js';
 import type { PageWord } from './text/text-lines.js';
@@ -414,7 +415,7 @@ async function ocrPage(source: OcrSource, unitsPerPixel: number, options: OcrOpt
     confidence: word.confidence,
     ocrLine: `${linePrefix}${word.block}.${word.paragraph}.${word.line}`,
   }));
-  return { width: Math.round(cleaned.width / scale), height: Math.round(cleaned.height / scale), words: joinSplitInitials(words), sure, poor: isPoorReading(sure), sideways: linesRunDown(result.words) };
+  return { width: Math.round(cleaned.width / scale), height: Math.round(cleaned.height / scale), words: joinSplitDecimals(joinSplitInitials(words)), sure, poor: isPoorReading(sure), sideways: linesRunDown(result.words) };
 }
 
 /** PP-OCR of a page image: it scales the image itself, told the height of its text lines. */
