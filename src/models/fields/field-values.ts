@@ -6,7 +6,7 @@
 import { findIbans, findTaxId, findUncheckedIban } from './identifiers.js';
 import { ATTENTION } from './label-hits.js';
 import { AFTER_THE_NAME, hasLegalForm, isOnlyLegalForm } from './legal-form.js';
-import { findAmounts, findCurrency, findDates, plain, QUANTITY_UNIT, type DateOptions, type FoundAmount } from './normalize.js';
+import { findAmounts, findCurrency, findDates, isCountBeforeWord, plain, QUANTITY_UNIT, type DateOptions, type FoundAmount } from './normalize.js';
 import { runInRange, type PageText, type TextRun } from '../page/text/text-lines.js';
 
 export interface ReadValue {
@@ -105,9 +105,6 @@ function nextCellOf(page: PageText, run: TextRun): string {
   return row[row.indexOf(line) + 1]?.text ?? '';
 }
 
-/** Words that make a whole number money: a currency's name, "only" after an amount ("500 Euro", "Rs 500 only"). */
-const MONEY_WORD = /^\s+(?:euros?|dollars?|pounds?|francs?|yen|yuan|rupees?|reais|real|pesos?|kronor|kroner|kronen?|zlotys?|only|net|netto|brutto|gross)(?![\p{L}\p{N}])/iu;
-
 /**
  * A quantity, not an amount: a unit after the number, in its run or the next cell ("492 m3"); or a
  * whole number, no currency beside it, that a word follows (a house number, "for 152 LOUISA ST",
@@ -117,8 +114,7 @@ function isQuantity(run: TextRun, page: PageText, amount: FoundAmount): boolean 
   if (amount.currency) return false;
   const after = run.text.slice(amount.index + amount.length);
   const following = after.trim() === '' ? ` ${nextCellOf(page, run)}` : after;
-  if (QUANTITY_UNIT.test(following)) return true;
-  return !amount.decimals && /^\s+\p{L}{2}/u.test(after) && !MONEY_WORD.test(after);
+  return QUANTITY_UNIT.test(following) || isCountBeforeWord(run.text, amount);
 }
 
 function firstAmount(run: TextRun, page: PageText, found: readonly FoundAmount[]): ReadValue | undefined {

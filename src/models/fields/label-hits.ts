@@ -1,7 +1,7 @@
 import { overlap } from '../page/text/geometry.js';
 import type { LabelDefinition } from './invoice-labels.js';
 import type { LabelCategory } from './label-definition.js';
-import { findAmounts, plainWithOffsets } from './normalize.js';
+import { findAmounts, isCountBeforeWord, plainWithOffsets } from './normalize.js';
 import { isOnlyLegalForm } from './legal-form.js';
 import { runInRange, runOfWords, type PageText, type TextLine, type TextRun } from '../page/text/text-lines.js';
 
@@ -200,9 +200,9 @@ const MAX_LABEL_WORDS_AFTER = 3;
 /** An amount's label may say what the amount is for at more length ("Total Water Charges for 152 Main St"). */
 const MAX_AMOUNT_LABEL_WORDS_AFTER = 8;
 
-/** Text that holds an amount: a number with cents or a currency, or one no word follows (not "152 Main St", "3 items"). */
+/** Text that holds an amount: a number with cents or a currency, or one that is no count before a word (not "152 Main St", "3 items"). */
 function holdsAmount(text: string): boolean {
-  return findAmounts(text).some((a) => a.decimals || a.currency || !/^\s+\p{L}{2}/u.test(text.slice(a.index + a.length)));
+  return findAmounts(text).some((a) => !isCountBeforeWord(text, a));
 }
 
 /** A value on the next line must start within this many line heights below its label. */

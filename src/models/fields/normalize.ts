@@ -234,6 +234,24 @@ export function parseAmount(text: string): string | undefined {
 export const QUANTITY_UNIT =
   /^\s?(?:m3|m³|m2|m²|kwh|mwh|wh|kw|kva|kvar|gj|mj|therms?|ccf|kg|mg|lbs?|oz|l|ltrs?|litres?|liters?|ml|cl|hl|gal(?:lons?)?|km|cm|mm|days?|jours?|tage?|dias?|días|giorni|hrs?|hours?|stunden|heures|months?|monate?|mois|meses|pcs|stk|st[uü]ck)(?![\p{L}\p{N}])/iu;
 
+/**
+ * Words after a whole number that leave it money: a currency's name, "only", and what tax the
+ * amount holds or lacks ("500 Euro", "Rs 500 only", "120 TTC", "120 inkl. MwSt.", "120 HT").
+ */
+const MONEY_WORD =
+  /^\s+(?:euros?|dollars?|pounds?|francs?|yen|yuan|rupees?|reais|real|pesos?|kronor|kroner|kronen?|zlotys?|only|net|netto|brutto|gross|ht|ttc|hors|incl|inkl|exkl|excl|zzgl|including|excluding|inclusive|exclusive|tax|vat|mwst|ust|tva|iva|btw|gst|hst)(?![\p{L}\p{N}])/iu;
+
+/**
+ * A count or a number in words, not an amount: a whole number without a currency that a word
+ * follows in `text` (a house number, "for 152 LOUISA ST"; "3 items"). Money is printed with its
+ * cents or its currency, stands alone, or says what tax it holds.
+ */
+export function isCountBeforeWord(text: string, amount: FoundAmount): boolean {
+  if (amount.decimals || amount.currency) return false;
+  const after = text.slice(amount.index + amount.length);
+  return /^\s+\p{L}{2}/u.test(after) && !MONEY_WORD.test(after);
+}
+
 export interface FoundAmount {
   /** Plain decimal ("1537.50"). */
   value: string;

@@ -112,6 +112,10 @@ describe('bills and statements', () => {
     expect(debit.InvoiceTotal).toBe('200.01');
     // A whole number a currency's name follows is money still.
     expect(fields(await read(rows('Acme Consulting Ltd', 'Total 500 Euro'))).InvoiceTotal).toBe('500');
+    // So is one that says what tax it holds or lacks ("HT", "TTC", "inkl. MwSt.", "incl. VAT").
+    for (const total of ['Total 120 TTC', 'Gesamtbetrag 120 inkl. MwSt.', 'Total 120 incl. VAT']) {
+      expect(fields(await read(rows('Atelier Durand SARL', total))).InvoiceTotal, total).toBe('120');
+    }
   });
 
   it('a section heading and a town with its province name no issuer', async () => {
