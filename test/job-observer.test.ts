@@ -122,9 +122,11 @@ describe('the job wrapper', () => {
     expect(line).not.toHaveProperty('taskId');
   });
 
-  it('counts pages read by OCR in the engine threads', async () => {
+  it('counts pages read by OCR in the engine threads, and a poor reading read again apart', async () => {
     const t = await createTestTenant(ctx);
-    const before = sampleValue(await metrics(), 'docproc_ocr_pages_total') ?? 0;
+    const text = await metrics();
+    const before = sampleValue(text, 'docproc_ocr_pages_total') ?? 0;
+    const rereadsBefore = sampleValue(text, 'docproc_ocr_rereads_total') ?? 0;
     const taskId = await createTask(ctx.app, t, files.url('/scan.png'));
     expect((await waitForFinalStatus(ctx, taskId)).taskStatus).toBe(3);
     const after = await until(async () => {
@@ -132,5 +134,7 @@ describe('the job wrapper', () => {
       return value > before ? value : undefined;
     }, 'the OCR count');
     expect(after).toBe(before + 1);
+    // The blank scan reads no sure character: it is read once more with the adaptive threshold.
+    expect(sampleValue(await metrics(), 'docproc_ocr_rereads_total')).toBe(rereadsBefore + 1);
   });
 });

@@ -41,6 +41,8 @@ export interface OcrOptions {
   timeoutMs?: number;
   /** How ink is told from paper (ocr-threshold.ts); global by default. */
   threshold?: OcrThreshold;
+  /** A second reading of an image already read (counted as a reread, not as another page). */
+  again?: boolean;
   /** Which tesseract reads the image; by default the native one when on PATH, else tesseract.js. */
   engine?: OcrEngine;
 }
@@ -109,7 +111,7 @@ export async function ocrImage(image: Buffer | string, options: OcrOptions = {})
   const languages = [...new Set((options.languages?.length ? options.languages : ['en']).map(tesseractLanguage))];
   const recognize = (await chooseOcrEngine(options.engine)) === 'native' ? nativeTsv : wasmOcrTsv;
   const tsv = await ocrSlots().run(() => recognize(image, languages, { dpi: options.dpi, layout: options.layout, threshold: options.threshold, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS }));
-  countEvent('ocrPages');
+  countEvent(options.again ? 'ocrRereads' : 'ocrPages');
   return parseTsv(tsv);
 }
 

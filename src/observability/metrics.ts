@@ -52,8 +52,14 @@ export const webhookDeliveries = new Counter({
   registers,
 });
 
+export const ocrRereads = new Counter({
+  name: 'docproc_ocr_rereads_total',
+  help: 'Second OCR readings of images read poorly the first time (another threshold, a sideways page turned), engine threads included',
+  registers,
+});
+
 // Counts made in engine threads arrive here (thread-counts.ts).
-receiveThreadCounts({ ocrPages: (n) => ocrPages.inc(n) });
+receiveThreadCounts({ ocrPages: (n) => ocrPages.inc(n), ocrRereads: (n) => ocrRereads.inc(n) });
 
 let defaultsStarted = false;
 /** Process metrics (CPU, memory, GC, event-loop lag), once per process, when metrics are served. */

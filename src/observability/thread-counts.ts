@@ -5,8 +5,8 @@
  */
 import { BroadcastChannel, isMainThread } from 'node:worker_threads';
 
-/** ocrPages: images OCRed; pageRenders: PDF pages (or regions of them) drawn as pixels. */
-export type ThreadCounter = 'ocrPages' | 'pageRenders';
+/** ocrPages: images OCRed; ocrRereads: second readings of an image read poorly the first time; pageRenders: PDF pages (or regions of them) drawn as pixels. */
+export type ThreadCounter = 'ocrPages' | 'ocrRereads' | 'pageRenders';
 type Sinks = Partial<Record<ThreadCounter, (n: number) => void>>;
 
 const CHANNEL = 'docproc:thread-counts';

@@ -327,7 +327,7 @@ async function readImagePage(path: string, pageNumber: number, options: ReadOpti
   if (read.poor && read.sideways) {
     for (const degrees of QUARTER_TURNS) {
       const turned = await turnPng(png, degrees);
-      const attempt = await ocrPage({ png: turned, pixels: () => decodeGrey(turned) }, 1, { languages: options.languages, layout: options.layout, threshold: 'adaptive' }, '', options);
+      const attempt = await ocrPage({ png: turned, pixels: () => decodeGrey(turned) }, 1, { languages: options.languages, layout: options.layout, threshold: 'adaptive', again: true }, '', options);
       if (attempt.sure > TURN_GAIN * read.sure) {
         [read, png, decoded] = [attempt, turned, undefined];
       }
@@ -404,7 +404,7 @@ async function ocrPage(source: OcrSource, unitsPerPixel: number, options: OcrOpt
   // read again with a threshold of each pixel's neighbourhood (photos lit unevenly); the one with
   // more sure characters is kept.
   if (isPoorReading(sure) && options.threshold === undefined) {
-    const adaptive = await ocrImage(png, { ...reading, threshold: 'adaptive' });
+    const adaptive = await ocrImage(png, { ...reading, threshold: 'adaptive', again: true });
     const adaptiveSure = sureCharacters(adaptive.words);
     if (adaptiveSure > sure) [result, sure] = [adaptive, adaptiveSure];
   }
