@@ -21,6 +21,10 @@ export interface Placed {
   font?: 'sans' | 'serif' | 'mono';
 }
 
+/** Rows of a page from y = 60, 16 apart; a row is one text at x = 50 or several texts at their x. */
+export const rows = (...content: Array<string | Array<[string, number]>>): Placed[] =>
+  content.flatMap((row, i) => (typeof row === 'string' ? [{ text: row, x: 50, y: 60 + 16 * i }] : row.map(([text, x]) => ({ text, x, y: 60 + 16 * i }))));
+
 const A4 = { width: 595.28, height: 841.89 };
 
 /**

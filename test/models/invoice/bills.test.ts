@@ -5,11 +5,8 @@ import { findAmounts } from '../../../src/models/fields/normalize.js';
 import { nationalCheckDigits } from '../../../src/models/fields/national-tax-ids.js';
 import { invoicesUniversalModel } from '../../../src/models/invoice/invoice.js';
 import { useScratchDir } from '../../engines/fixtures.js';
-import { fields, firstPageEntities, textPdf, writeFixture, type Placed } from '../document-fixtures.js';
+import { fields, firstPageEntities, type Placed, rows, textPdf, writeFixture } from '../document-fixtures.js';
 
-/** Rows of a page from y = 60, 16 apart; a row is one text at x = 50 or several texts at their x. */
-const rows = (...content: Array<string | Array<[string, number]>>): Placed[] =>
-  content.flatMap((row, i) => (typeof row === 'string' ? [{ text: row, x: 50, y: 60 + 16 * i }] : row.map(([text, x]) => ({ text, x, y: 60 + 16 * i }))));
 
 function confidence(entities: readonly Entity[], category: string): number | undefined {
   return entities.find((e) => e.type === 'Field' && e.category === category && !e.notDetected)?.confidence;

@@ -6,8 +6,8 @@ import { findPageCandidates } from '../../../src/models/invoice/invoice-fields.j
 import { guessVendor } from '../../../src/models/fields/vendor.js';
 import { isAmerican } from '../../../src/models/invoice/invoice.js';
 import { fapiaoCandidates } from '../../../src/models/invoice/cn-fapiao-qr.js';
-import { buildPageText, type PageText, type PageWord } from '../../../src/models/page/text/text-lines.js';
-import { ocrReceipt } from '../receipt/ocr-receipt.js';
+import { buildPageText, type PageText } from '../../../src/models/page/text/text-lines.js';
+import { ocrCells, ocrReceipt } from '../receipt/ocr-receipt.js';
 
 /**
  * Till receipts and card slips of shops in Finland, Germany and Switzerland read by the invoice
@@ -23,18 +23,6 @@ function chosen(text: PageText) {
 
 function values(candidates: readonly FieldCandidate[], category: string): string[] {
   return candidates.filter((c) => c.category === category).map((c) => c.contentNormalized);
-}
-
-/** Cells of a row at their left edges, one OCR line each, 20 units tall. */
-function row(top: number, cells: ReadonlyArray<[number, string]>): PageWord[] {
-  return cells.flatMap(([left, text], cell) => {
-    let x = left;
-    return text.split(' ').map((word) => {
-      const box = { left: x, top, width: word.length * 12, height: 20 };
-      x += box.width + 8;
-      return { text: word, box, confidence: 0.95, ocrLine: `${top}.${cell}` };
-    });
-  });
 }
 
 describe('till receipts read by the invoice model', () => {
@@ -84,28 +72,28 @@ describe('till receipts read by the invoice model', () => {
 
   it('takes no rate\'s row of a tax table for the net when its sum row was not read', () => {
     const text = buildPageText([
-      ...row(100, [[40, 'zu zahlen'], [740, '15,69']]),
-      ...row(150, [[57, 'MWST%'], [277, 'MWST'], [479, 'Netto'], [756, 'Brutto']]),
-      ...row(200, [[37, 'A 7 %'], [296, '0,62'], [516, '8,89'], [760, '9,51']]),
-      ...row(250, [[36, 'B 19 %'], [296, '0,95'], [516, '5,19'], [760, '6,18']]),
+      ...ocrCells(100, [[40, 'zu zahlen'], [740, '15,69']]),
+      ...ocrCells(150, [[57, 'MWST%'], [277, 'MWST'], [479, 'Netto'], [756, 'Brutto']]),
+      ...ocrCells(200, [[37, 'A 7 %'], [296, '0,62'], [516, '8,89'], [760, '9,51']]),
+      ...ocrCells(250, [[36, 'B 19 %'], [296, '0,95'], [516, '5,19'], [760, '6,18']]),
     ]);
     expect(values(read(text).candidates, 'SubTotal')).not.toContain('8.89');
     // With its sum row the table gives the net.
     const summed = buildPageText([
-      ...row(100, [[40, 'zu zahlen'], [740, '15,69']]),
-      ...row(150, [[57, 'MWST%'], [277, 'MWST'], [479, 'Netto'], [756, 'Brutto']]),
-      ...row(200, [[37, 'A 7 %'], [296, '0,66'], [516, '8,89'], [760, '9,55']]),
-      ...row(250, [[36, 'B 19 %'], [296, '0,95'], [516, '5,19'], [760, '6,14']]),
-      ...row(300, [[37, 'Summe'], [296, '1,61'], [516, '14,08'], [760, '15,69']]),
+      ...ocrCells(100, [[40, 'zu zahlen'], [740, '15,69']]),
+      ...ocrCells(150, [[57, 'MWST%'], [277, 'MWST'], [479, 'Netto'], [756, 'Brutto']]),
+      ...ocrCells(200, [[37, 'A 7 %'], [296, '0,66'], [516, '8,89'], [760, '9,55']]),
+      ...ocrCells(250, [[36, 'B 19 %'], [296, '0,95'], [516, '5,19'], [760, '6,14']]),
+      ...ocrCells(300, [[37, 'Summe'], [296, '1,61'], [516, '14,08'], [760, '15,69']]),
     ]);
     expect(chosen(summed).get('SubTotal')?.contentNormalized).toBe('14.08');
     // One rate, its totals row repeating it, and a register number further down the column: the net.
     const oneRate = buildPageText([
-      ...row(100, [[338, 'Nettobetrag'], [410, 'MwSt-Betrag MwSt-%'], [525, 'Endbetrag']]),
-      ...row(130, [[352, '1056,05'], [429, '200,65'], [472, '19,0'], [535, '1256,70']]),
-      ...row(160, [[352, '1056,05'], [429, '200,65'], [477, 'EUR'], [535, '1256,70']]),
-      ...row(190, [[44, 'MUSTERLIEFERANT GMBH']]),
-      ...row(220, [[300, 'HRB Nr. 372876']]),
+      ...ocrCells(100, [[338, 'Nettobetrag'], [410, 'MwSt-Betrag MwSt-%'], [525, 'Endbetrag']]),
+      ...ocrCells(130, [[352, '1056,05'], [429, '200,65'], [472, '19,0'], [535, '1256,70']]),
+      ...ocrCells(160, [[352, '1056,05'], [429, '200,65'], [477, 'EUR'], [535, '1256,70']]),
+      ...ocrCells(190, [[44, 'MUSTERLIEFERANT GMBH']]),
+      ...ocrCells(220, [[300, 'HRB Nr. 372876']]),
     ]);
     expect(chosen(oneRate).get('SubTotal')?.contentNormalized).toBe('1056.05');
   });

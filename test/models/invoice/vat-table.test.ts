@@ -2,23 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { chooseFields } from '../../../src/models/fields/field-choice.js';
 import { findPageCandidates } from '../../../src/models/invoice/invoice-fields.js';
 import { vatTableTotals } from '../../../src/models/invoice/vat-table.js';
-import { buildPageText, type PageText, type PageWord } from '../../../src/models/page/text/text-lines.js';
-
-/** Cells of a row at their left edges, one OCR line each, 20 units tall. */
-function row(top: number, cells: ReadonlyArray<[number, string]>): PageWord[] {
-  return cells.flatMap(([left, text], cell) => {
-    let x = left;
-    return text.split(' ').map((word) => {
-      const box = { left: x, top, width: word.length * 12, height: 20 };
-      x += box.width + 8;
-      return { text: word, box, confidence: 0.95, ocrLine: `${top}.${cell}` };
-    });
-  });
-}
+import { buildPageText, type PageText } from '../../../src/models/page/text/text-lines.js';
+import { ocrCells } from '../receipt/ocr-receipt.js';
 
 /** A page of rows, 30 units apart, each a list of `[left, text]` cells. */
 function page(...rows: Array<ReadonlyArray<[number, string]>>): PageText {
-  return buildPageText(rows.flatMap((cells, i) => row(100 + 30 * i, cells)));
+  return buildPageText(rows.flatMap((cells, i) => ocrCells(100 + 30 * i, cells)));
 }
 
 function totals(text: PageText): Record<string, string> {
