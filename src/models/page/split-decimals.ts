@@ -7,7 +7,7 @@
  * dot between the units and two digits ("9°31") is read as the decimal separator. No digit is
  * added or changed: only the space or the separator's glyph.
  */
-import { unionBox } from './text/geometry.js';
+import { joinAdjacentWords } from './join-words.js';
 import type { PageWord } from './text/text-lines.js';
 
 /** Digits ending in a decimal separator: the units of an amount whose cents follow apart. */
@@ -25,19 +25,7 @@ const CELL_GAP = 0.8;
 const MISREAD_SEPARATOR = /^([-−]?\d{1,3})[°º·](\d{2})(?![\d.,°º·])/u;
 
 export function joinSplitDecimals(words: readonly PageWord[]): PageWord[] {
-  const joined: PageWord[] = [];
-  for (const word of words) {
-    const previous = joined.at(-1);
-    if (previous && centsOf(previous, word)) {
-      joined[joined.length - 1] = {
-        ...previous,
-        text: previous.text + word.text,
-        box: unionBox([previous.box, word.box]),
-        confidence: Math.min(previous.confidence, word.confidence),
-      };
-    } else joined.push(withSeparator(word));
-  }
-  return joined;
+  return joinAdjacentWords(words.map(withSeparator), centsOf);
 }
 
 function centsOf(units: PageWord, cents: PageWord): boolean {

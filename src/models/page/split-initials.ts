@@ -4,7 +4,7 @@
  * then no longer found. A single capital followed, on the same OCR line, by a word that goes on
  * in lower case, closer than a space between words and read without confidence, is one word.
  */
-import { unionBox } from './text/geometry.js';
+import { joinAdjacentWords } from './join-words.js';
 import type { PageWord } from './text/text-lines.js';
 
 /** Gap, as a share of the words' height, under which two words are one (a space is about 0.4 or more). */
@@ -13,19 +13,7 @@ const LETTER_GAP = 0.35;
 const UNSURE = 0.9;
 
 export function joinSplitInitials(words: readonly PageWord[]): PageWord[] {
-  const joined: PageWord[] = [];
-  for (const word of words) {
-    const previous = joined.at(-1);
-    if (previous && splitFrom(previous, word)) {
-      joined[joined.length - 1] = {
-        ...previous,
-        text: previous.text + word.text,
-        box: unionBox([previous.box, word.box]),
-        confidence: Math.min(previous.confidence, word.confidence),
-      };
-    } else joined.push(word);
-  }
-  return joined;
+  return joinAdjacentWords(words, splitFrom);
 }
 
 function splitFrom(initial: PageWord, rest: PageWord): boolean {
