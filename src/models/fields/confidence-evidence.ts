@@ -22,8 +22,9 @@
  * check digits fail, or that holds another company number than its party prints; a tax office's
  * number standing in for a VAT id; an identifier the reader put right to pass its check digits;
  * an invoice number that holds another label; a sign that names several currencies (a bare "$")
- * on a document that does not say which. Impossible values are capped after
- * (impossible-values.ts).
+ * on a document that does not say which, or a date that reads as two days (03/04/2024) on a
+ * document that does not say whether the day or the month comes first. Impossible values are
+ * capped after (impossible-values.ts).
  */
 import type { InvoiceField } from './invoice-field-names.js';
 import type { FieldCandidate } from './field-candidate.js';
@@ -37,7 +38,7 @@ import { nationalNumberOf, vatCheckDigits } from './vat-check-digits.js';
  * reading of the page, independent of the field's label and place, found the same value (a
  * confirming candidate, field-candidate.ts); 'ambiguous' the value is one reading of several the
  * printed sign allows, and the document says nothing of which (a bare "$": US, Canadian or
- * Australian dollars, Mexican pesos).
+ * Australian dollars, Mexican pesos; 03/04/2024 where nothing settles the order of day and month).
  */
 export type Check = 'pass' | 'weak-pass' | 'fail' | 'confirmed' | 'ambiguous' | 'none';
 

@@ -8,7 +8,7 @@
 import type { PageRef } from '../page/text/entities.js';
 import type { InvoiceField } from './invoice-field-names.js';
 import { hasSmudgedWord, SURE_PAYMENT, type CandidateCategory, type FieldCandidate } from './field-candidate.js';
-import { cents, plain } from './normalize.js';
+import { cents, orderDecidesDate, plain } from './normalize.js';
 import { isValidIban } from './identifiers.js';
 import { capImpossible } from './impossible-values.js';
 import { confidenceFromEvidence, evidenceFor, TEXT_LAYER, type Check } from './confidence-evidence.js';
@@ -229,6 +229,12 @@ function distinctLines(candidates: readonly PagedCandidate[]): PagedCandidate[] 
 export interface DocumentFacts {
   /** The document prints an address in the United States, a state with its ZIP code (invoice.ts): its "$" is the US dollar. */
   usAddress?: boolean;
+  /**
+   * Nothing says whether the document writes the day or the month first (no language hint, no
+   * numeric date with a part over 12, a dollar document without a US address, or no currency):
+   * a date such as 03/04/2024 was read in the order the model guessed.
+   */
+  dateOrderGuessed?: boolean;
 }
 
 /**
@@ -267,8 +273,10 @@ export function chooseFields(candidates: readonly PagedCandidate[], facts: Docum
   const issued = ofCategory(candidates, 'InvoiceDate').find((c) => !due || c.value.spans[0]?.offset !== due.value.spans[0]?.offset || c.page !== due.page);
   // A due date on or after the issue date makes both plausible, no more: a weak check.
   const datesCheck: Check = issued && due ? (due.contentNormalized >= issued.contentNormalized ? 'weak-pass' : 'fail') : 'none';
-  set('InvoiceDate', issued, datesCheck);
-  set('DueDate', due, datesCheck);
+  // A date the guessed order decides is one reading of two, whatever else agrees with it.
+  const dateCheck = (date: PagedCandidate | undefined): Check => (date && facts.dateOrderGuessed && orderDecidesDate(date.value.text) ? 'ambiguous' : datesCheck);
+  set('InvoiceDate', issued, dateCheck(issued));
+  set('DueDate', due, dateCheck(due));
 
   const amounts = chooseAmounts(candidates);
   // What confirms the total alone (the amount paid, the words) says nothing of the subtotal and tax.

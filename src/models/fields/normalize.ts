@@ -90,6 +90,18 @@ export function numericDateOrder(text: string): boolean | undefined {
   return monthFirst > dayFirst;
 }
 
+/**
+ * Whether a printed date reads as two days depending on the order (03/04/2024: 3 April or 4
+ * March): both numbers 12 or under and not equal. A dotted date is day first everywhere.
+ */
+export function orderDecidesDate(printed: string): boolean {
+  for (const match of printed.matchAll(DATE_PATTERNS[1]!.pattern)) {
+    const [first, second] = [Number(match[1]), Number(match[3])];
+    if (match[2] !== '.' && first <= 12 && second <= 12 && first !== second) return true;
+  }
+  return false;
+}
+
 /** yyyymmdd, as machine-readable codes write dates. */
 export function compactDate(text: string): string | undefined {
   const match = /^(\d{4})(\d{2})(\d{2})$/.exec(text.trim());

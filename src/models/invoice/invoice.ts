@@ -98,7 +98,7 @@ function invoiceModel(kind: InvoiceKind): Model {
 
     const dates = documentDateOrder(input.language, pages);
     const candidates = pages.flatMap((page) => pageCandidates(page, kind, dates));
-    const general = chooseFields(candidates, { usAddress: US_ADDRESS.test(documentText(pages)) });
+    const general = chooseFields(candidates, { usAddress: US_ADDRESS.test(documentText(pages)), dateOrderGuessed: dateOrderGuessed(input.language, pages) });
     const [fiscalCode] = fiscalCodes;
     if (fiscalCode) confirmWithFiscalCode(general, fiscalCode);
     // The vendor's profile, when reviewers taught the workspace this vendor: its reading first.
@@ -139,6 +139,25 @@ function documentDateOrder(language: string | undefined, pages: readonly ReadPag
   if (order !== undefined) return { monthFirst: order };
   return { monthFirst: isAmerican(text) };
 }
+
+/**
+ * Whether the day-or-month order documentDateOrder settled on was a guess: no language hint and
+ * no numeric date that decides, on a document in dollars (the US writes the month first, Canada
+ * either way, Australia the day first) without the US address that settles it, or in no currency
+ * at all. Documents in other currencies come from countries that write the day first.
+ */
+function dateOrderGuessed(language: string | undefined, pages: readonly ReadPage[]): boolean {
+  // "en" alone is the language of both orders; en-US, en-GB or another language says which.
+  if (language && language.toLowerCase() !== 'en') return false;
+  const text = documentText(pages);
+  if (numericDateOrder(text) !== undefined) return false;
+  const codes = findCurrencies(text).map((c) => c.code);
+  if (codes.length > 0 && codes.every((c) => c === 'USD') && US_ADDRESS.test(text)) return false;
+  return codes.length === 0 || codes.some((c) => EITHER_ORDER_CURRENCIES.has(c));
+}
+
+/** The currencies of countries that write dates month first, or either way. */
+const EITHER_ORDER_CURRENCIES: ReadonlySet<string> = new Set(['USD', 'CAD']);
 
 function documentText(pages: readonly ReadPage[]): string {
   return pages.map((p) => p.layout.text.text).join('\n');

@@ -396,6 +396,25 @@ describe('invoice fields', () => {
   });
 
   describe('confidence', () => {
+    it('keeps a date below 0.9 when only a guess of the day-or-month order reads it', async () => {
+      const dated = (...lines_: string[]) => read(lines('Harbour Signs Ltd.', 'Invoice Number: 0000388', ...lines_));
+      // Dollars without a US address (Canada writes either order), or no currency: 3 April or 4 March.
+      const guessed = await dated('Invoice date: 03/04/2024', 'Total $10.00');
+      expect(fields(guessed).InvoiceDate).toBe('2024-04-03');
+      expect(confidence(guessed, 'InvoiceDate')).toBeLessThan(0.9);
+      expect(confidence(await dated('Invoice date: 03/04/2024', 'Total 10.00'), 'InvoiceDate')).toBeLessThan(0.9);
+      // What settles the order: a US address, a date with a day over 12, a day-first currency, a dotted date, a date the order cannot change.
+      for (const settled of [
+        await dated('120 Market Street, Austin, TX 78701', 'Invoice date: 03/04/2024', 'Total $10.00'),
+        await dated('Invoice date: 03/04/2024', 'Due date: 18/04/2024', 'Total $10.00'),
+        await dated('Invoice date: 03/04/2024', 'Total 10.00 EUR'),
+        await dated('Invoice date: 03.04.2024', 'Total $10.00'),
+        await dated('Invoice date: 04/04/2024', 'Total $10.00'),
+      ]) {
+        expect(confidence(settled, 'InvoiceDate')).toBeGreaterThanOrEqual(0.9);
+      }
+    });
+
     it('is high for totals that add up on a text layer, and never certain for a total that does not', async () => {
       const consistent = await read(lines('Invoice No: A-17', 'Subtotal 100.00', 'VAT 20% 20.00', 'Total due 120.00'));
       expect(confidence(consistent, 'InvoiceTotal')).toBeGreaterThanOrEqual(0.9);

@@ -56,4 +56,15 @@ describe('the invoice date among other dates', () => {
     const english = await read(rows('Harbour Supplies Ltd', 'Invoice No: HS-77', 'Tax point: 28/02/2026', 'Invoice date: 03/03/2026', [['Total due', 330], ['120.00', 450]]));
     expect(english).toMatchObject({ InvoiceDate: '2026-03-03' });
   });
+
+  it('is no delivery date, its label abbreviated ("Delv. Date", "Dlv. Date") or not: the only dates are a guess at best', async () => {
+    for (const label of ['Delv. Date', 'Dlv. Date', 'Delivery Date']) {
+      const pdf = await writeFixture(
+        scratch.file(`other-dates-${++count}.pdf`),
+        await textPdf([rows('Nexgen Traders Ltd', 'Delivery Note & Invoice No: 3847193', `${label}: 14/03/2026`, 'Due Date: 13/04/2026', [['Total due', 330], ['120.00', 450]])]),
+      );
+      const date = (await firstPageEntities(invoicesUniversalModel, pdf, 'pdf')).find((e) => e.category === 'InvoiceDate' && !e.notDetected);
+      expect(date?.confidence ?? 0, label).toBeLessThan(0.5);
+    }
+  });
 });
