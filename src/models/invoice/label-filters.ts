@@ -9,6 +9,7 @@ import type { LabelHit } from '../fields/label-hits.js';
 import { overlap } from '../page/text/geometry.js';
 import type { LayoutTable } from '../page/text/tables.js';
 import type { PageText, TextLine } from '../page/text/text-lines.js';
+import { plain } from '../fields/normalize.js';
 
 /** Labels that close an item table with its totals ("Subtotal 100.00" under the last item). */
 const TOTALS_CATEGORIES: ReadonlySet<LabelCategory> = new Set(['SubTotal', 'TotalTax', 'TaxLine', 'Withheld', 'InvoiceTotal', 'Tendered', 'Change', 'Rounding', 'Currency']);
@@ -39,7 +40,7 @@ export const TAX_CATEGORIES: ReadonlySet<LabelCategory> = new Set(['TotalTax', '
 /**
  * Whether a label's place in its line shows it to name no field: a tax word qualifying an amount's
  * label, a number in brackets, a tax named inside a sentence, a party's word naming the holder of
- * an IBAN's account.
+ * an IBAN's account, an IBAN the amount is debited from.
  */
 export function namesNoField(page: PageText, h: LabelHit): boolean {
   // A tax word that qualifies an amount's label ("Subtotaal (excl. btw)", "Zwischensumme (ohne
@@ -56,8 +57,25 @@ export function namesNoField(page: PageText, h: LabelHit): boolean {
   const accountHolder = (h: LabelHit) => h.definition.category === 'CustomerName' && besideAnIban(page, h.line);
   // The tax's name after a Swiss UID is the VAT number's suffix ("CHE-112.203.184 MWST"), no label.
   const uidSuffix = (h: LabelHit) => h.start > 0 && /CHE[-\s]?\d{3}[.\s]?\d{3}[.\s]?\d{3}\s?$/.test(h.line.text.slice(0, h.start));
-  return qualifier(h) || aside(h) || accountHolder(h) || inSentence(h) || uidSuffix(h) || afterDiscount(page, h);
+  // An account the amount is debited from is the payer's, not the one to pay into.
+  const payersAccount = (h: LabelHit) => h.definition.category === 'IBAN' && debitsTheAccount(h.line.text);
+  return qualifier(h) || aside(h) || accountHolder(h) || inSentence(h) || uidSuffix(h) || payersAccount(h) || afterDiscount(page, h);
 }
+
+// The verbs of taking an amount from an account, not the nouns a seller's footer lists among the
+// ways to pay ("Überweisung oder Lastschrift", "virement ou prélèvement") beside its own IBAN.
+const DEBITED_FROM =
+  /\b(?:abgebucht|abbuchen|eingezogen|einziehen|debited|preleve[es]?|geincasseerd|afgeschreven|addebitat[oaie]|domiciliad[oa]s?|adeudad[oa]s?|debitad[oa]s?|cargad[oa]s?\s+en)\b/;
+
+/**
+ * A line saying the amount is taken from the account it prints ("Wird von Konto DE12... abgebucht",
+ * "will be debited from", "prélevé sur le compte", "wordt geïncasseerd van"): a direct debit's
+ * account is the customer's, whatever its check digits say; the seller's IBAN is the one to pay into.
+ */
+export function debitsTheAccount(text: string): boolean {
+  return DEBITED_FROM.test(plain(text));
+}
+
 
 /** An original amount and a discount named in a row: a bill's or an instalment's amounts, not an invoice's net and gross. */
 const ORIGINAL_AMOUNT = /(?:valor|importe|montant|amount|betrag)\s+original/i;

@@ -9,6 +9,7 @@ import { plausibleYear, readIban, REPAIRED_IBAN, subRun, type ValueReader } from
 import { findIbans, findPrefixedVatNumber } from '../fields/identifiers.js';
 import { cents, type DateOptions, findAmounts, findCurrencies, findDates, plain } from '../fields/normalize.js';
 import { CARD_PAYMENT } from '../fields/invoice-labels.js';
+import { debitsTheAccount } from './label-filters.js';
 import { joinRuns, type PageText, type TextLine } from '../page/text/text-lines.js';
 
 /** Without a label, a date is the invoice's only weakly (the document may print several). */
@@ -115,10 +116,10 @@ export function unlabelledDates(page: PageText, dates: DateOptions, excluded: Re
   return found;
 }
 
-/** IBANs anywhere on the page: their check digits make them certain without a label. */
+/** IBANs anywhere on the page, their check digits making them certain without a label; not an account the amount is debited from. */
 export function ibans(page: PageText, excluded: ReadonlySet<TextLine>): FieldCandidate[] {
   return page.lines.flatMap((line, index) => {
-    if (excluded.has(line)) return [];
+    if (excluded.has(line) || debitsTheAccount(line.text)) return [];
     const value = readIban(line, page) ?? wrappedIban(page, line, page.lines[index + 1]);
     return value ? [{ category: 'IBAN' as const, value: value.run, contentNormalized: value.contentNormalized, score: value.fit, label: 0 }] : [];
   });

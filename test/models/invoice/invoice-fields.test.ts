@@ -268,6 +268,15 @@ describe('invoice fields', () => {
       expect(fields(await read(page)).CustomerName).toBe('Mahalaxmi Stores');
     });
 
+    it('takes no account the amount is debited from for the IBAN to pay into', async () => {
+      const debited = (sentence: string) => read(lines('Huber Elektro GmbH', 'Rechnung Nr. RE-2024-118', 'Gesamtbetrag 1.190,00 €', sentence));
+      for (const sentence of ['Wird von Konto DE89370400440532013000 abgebucht', 'The amount will be debited from your account GB82 WEST 1234 5698 7654 32', 'Montant prélevé sur le compte FR14 2004 1010 0505 0001 3M02 606']) {
+        expect(fields(await debited(sentence)), sentence).not.toHaveProperty('IBAN');
+      }
+      // A footer naming the ways to pay beside the seller's own account is no debit.
+      expect(fields(await debited('Zahlbar per Überweisung oder Lastschrift · IBAN DE89 3704 0044 0532 0130 00')).IBAN).toBe('DE89370400440532013000');
+    });
+
     it('reports an IBAN put right by its country\'s format less surely than one read whole', async () => {
       const page = (iban: string) => lines('Northwind Supplies Ltd', 'Invoice No: INV-2024-0117', 'Total due 1,537.50 EUR', `IBAN: ${iban}`);
       const whole = await read(page('GB82 WEST 1234 5698 7654 32'));
