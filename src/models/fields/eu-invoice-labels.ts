@@ -71,8 +71,8 @@ export const EU_INVOICE_LABELS: readonly LabelDefinition[] = [
     `(?:liefer|leistungs|lieferschein|bestell|auftrags?|versand|druck|erstellungs)${J}datum(?:${J}lief)?`,
     `liefer${J}(?:und|u\\.|/)${J}leistungs${J}datum`,
     `(?:leistungs|liefer|abrechnungs|rechnungs)${J}zeitraum`,
-    // "Delv. Date", "Dlv. Date", "Del. Date": the delivery date abbreviated.
-    '(?:deli?v(?:ery)?|dlv|del|shipping|ship|supply|service|order|print(?:ing)?|dispatch)\\.?\\s*date',
+    // "Delv. Date", "Dlv. Date", "Del. Date": the delivery date abbreviated; "Coll. Date" a return's collection.
+    '(?:deli?v(?:ery)?|dlv|del|coll(?:ection)?|shipping|ship|supply|service|order|print(?:ing)?|dispatch)\\.?\\s*date',
     'date\\s*of\\s*(?:delivery|supply|service|order|shipment|dispatch)',
     '(?:service|billing|invoice|invoicing|accounting)\\s*period',
     'printed\\s*(?:on|at)',

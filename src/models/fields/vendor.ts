@@ -115,9 +115,7 @@ export function guessVendor(page: PageText, hits: readonly LabelHit[], customerL
   const pageBottom = Math.max(...page.lines.map((l) => l.layoutBox.top + l.layoutBox.height));
   const pageTop = Math.min(...page.lines.map((l) => l.layoutBox.top));
   const span = Math.max(1, pageBottom - pageTop);
-  // Web and mail domains; OCR may lose the "www" of a small print ("we .delphin-apo.de"), which a
-  // country's or a common top-level domain after the name still tells.
-  const domains = [...page.text.matchAll(/(?:@|www\.|(?<![\p{L}\p{N}@.-])\.?(?=[a-z0-9-]{4,}\.(?:com|net|org|eu|de|at|ch|fi|fr|be|nl|it|es|pt|se|no|dk|pl|cz|uk|au|us|ca|in|my)\b))([a-z0-9-]+)\./giu)].map((m) => plain(m[1]!).replace(/[^a-z]/g, ''));
+  const domains = printedDomains(page.lines);
   const guesses: VendorGuess[] = [];
   const places = placeNames(page);
   for (const line of page.lines) {
@@ -164,6 +162,42 @@ export function guessVendor(page: PageText, hits: readonly LabelHit[], customerL
     if (nameWords(run.text).length > 0) return { ...named, run };
   }
   return undefined;
+}
+
+/**
+ * The web and mail domains of these lines, letters only ("festrolcorp" of "www.festrolcorp.io").
+ * OCR may lose the "www" of a small print ("we .delphin-apo.de"), which a country's or a common
+ * top-level domain after the name still tells.
+ */
+function printedDomains(lines: readonly TextLine[]): string[] {
+  return lines.flatMap((line) =>
+    [...line.text.matchAll(/(?:@|www\.|(?<![\p{L}\p{N}@.-])\.?(?=[a-z0-9-]{4,}\.(?:com|net|org|eu|de|at|ch|fi|fr|be|nl|it|es|pt|se|no|dk|pl|cz|uk|au|us|ca|in|my)\b))([a-z0-9-]+)\./giu)].map((m) => plain(m[1]!).replace(/[^a-z]/g, '')),
+  );
+}
+
+/**
+ * Whether a web or mail domain printed outside the customer's blocks spells the vendor's name
+ * whole, its legal form apart ("Festrol Corp Ltd." and festrolcorp.io, "Lieferant GmbH & Co. KG"
+ * and lieferant.de): the name found a second time, by its owner's address rather than by its place
+ * on the page. Every letter must match, so a misread name is not confirmed by its domain.
+ */
+export function domainSpellsName(page: PageText, name: string, customerLines: readonly TextLine[]): boolean {
+  const outside = page.lines.filter((line) => !customerLines.some((heading) => isInBlockOf(heading, line)));
+  const domains = new Set(printedDomains(outside));
+  return nameSpellings(name).some((spelling) => spelling.length >= 4 && domains.has(spelling));
+}
+
+/** A name's letters, then without its last word while that is a legal form or no word ("festrolcorpltd", "festrolcorp", "festrol"). */
+function nameSpellings(name: string): string[] {
+  const words = plain(name).split(/[\s,]+/).filter(Boolean);
+  const spellings: string[] = [];
+  while (words.length > 0) {
+    spellings.push(words.join('').replace(/[^a-z0-9]/g, ''));
+    const last = words.at(-1)!;
+    if (words.length === 1 || (/[a-z]{2}/.test(last) && !hasLegalForm(` ${last} `))) break;
+    words.pop();
+  }
+  return spellings;
 }
 
 /**

@@ -327,7 +327,7 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
     ...paidAmounts(page, excluded, candidates),
     ...totalsOfParts(page, excluded, candidates),
     ...vatTableTotals(page, excluded),
-    ...unlabelledDates(page, options.dates, excluded, candidates),
+    ...unlabelledDates(page, options.dates, excluded, candidates, hits),
     ...ibans(page, excluded),
     ...currencyMentions(page),
     ...amountsInWords(page),

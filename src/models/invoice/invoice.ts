@@ -21,7 +21,7 @@ import { FISCAL_QR_INVOICE_FIELDS, fiscalQrValue, isFiscalQrPayload, readFiscalQ
 import { receiptCandidates } from '../receipt/receipt-fields.js';
 import type { LayoutTable } from '../page/text/tables.js';
 import type { PageText, TextLine, TextRun } from '../page/text/text-lines.js';
-import { correctLegalForm, guessVendor, recipientUnderSenderLine } from '../fields/vendor.js';
+import { correctLegalForm, domainSpellsName, guessVendor, recipientUnderSenderLine } from '../fields/vendor.js';
 import type { VendorProfileSource } from '../vendor-profiles/vendor-profile.js';
 import { chooseWithVendorProfile } from '../vendor-profiles/vendor-profile-choice.js';
 import { withInvoiceData } from '../einvoice/with-invoice-data.js';
@@ -192,7 +192,13 @@ function pageCandidates(page: ReadPage, kind: InvoiceKind, dates: DateOptions): 
   // The letterhead on the first page names the sender; a later page's heading is more often a
   // notice or an advertisement ("Neu: ... Online Shop") than the name again.
   const laterPage = page.ref.chunkNumber > 1 ? LATER_PAGE_VENDOR : 1;
-  if (vendor) found.push({ category: 'VendorName', value: vendor.run, contentNormalized: correctLegalForm(vendor.run.text.replace(/\s+/g, ' ').trim()), score: vendor.score * (kind.receipt ? 0.8 : 1) * laterPage, label: 0, labelLine: vendor.line });
+  if (vendor) {
+    const guessed: FieldCandidate = { category: 'VendorName', value: vendor.run, contentNormalized: correctLegalForm(vendor.run.text.replace(/\s+/g, ' ').trim()), score: vendor.score * (kind.receipt ? 0.8 : 1) * laterPage, label: 0, labelLine: vendor.line };
+    found.push(guessed);
+    // The company's own web or mail domain spelling the name finds it a second time; it makes no
+    // weak guess (a name mid-page, a "Powered by" line) a reading of the vendor.
+    if (domainSpellsName(text, guessed.contentNormalized, customerLabels)) found.push({ ...guessed, confirms: true });
+  }
   // No label names the customer: the address block of a letter's window may.
   const addressee = kind.receipt || customerNames.size > 0 ? undefined : recipientInAddressBlock(text, vendor?.line);
   if (addressee) {

@@ -11,6 +11,7 @@ import { cents, type DateOptions, findAmounts, findCurrencies, findDates, plain 
 import { CARD_PAYMENT } from '../fields/invoice-labels.js';
 import { debitsTheAccount } from './label-filters.js';
 import { joinRuns, type PageText, type TextLine } from '../page/text/text-lines.js';
+import type { LabelHit } from '../fields/label-hits.js';
 
 /** Without a label, a date is the invoice's only weakly (the document may print several). */
 const UNLABELLED_DATE = 0.3;
@@ -97,14 +98,21 @@ export function totalsOfParts(page: PageText, excluded: ReadonlySet<TextLine>, l
   return found;
 }
 
-/** Dates no label names: weak invoice date candidates, strong right after the invoice number. */
-export function unlabelledDates(page: PageText, dates: DateOptions, excluded: ReadonlySet<TextLine>, labelled: readonly FieldCandidate[]): FieldCandidate[] {
+/**
+ * Dates no label names: weak invoice date candidates, strong right after the invoice number. A date
+ * right after a label of another date ("Delv. Date: 5/16/2024", "Leistungsdatum") is named, as
+ * not the issue date.
+ */
+export function unlabelledDates(page: PageText, dates: DateOptions, excluded: ReadonlySet<TextLine>, labelled: readonly FieldCandidate[], hits: readonly LabelHit[]): FieldCandidate[] {
   const taken = new Set(labelled.filter((c) => c.category === 'InvoiceDate' || c.category === 'DueDate').map((c) => c.value.spans[0]?.offset));
   const found: FieldCandidate[] = [];
   for (const line of page.lines) {
     if (excluded.has(line)) continue;
     const idOnLine = labelled.find((c) => c.category === 'InvoiceId' && c.labelLine === line);
+    const lineHits = hits.filter((h) => h.line === line);
     for (const date of findDates(line.text, dates).filter((d) => plausibleYear(d.iso))) {
+      const [nearest] = lineHits.filter((h) => h.valueStart <= date.index).sort((a, b) => b.valueStart - a.valueStart);
+      if (nearest?.definition.category === 'Other' && !/\p{L}{2}/u.test(line.text.slice(nearest.valueStart, date.index))) continue;
       const run = subRun(page, line, date.index, date.length);
       if (!run || taken.has(run.spans[0]?.offset)) continue;
       const afterNumber = idOnLine && idOnLine.value.spans[0] && run.spans[0]!.offset > idOnLine.value.spans[0].offset;

@@ -207,6 +207,32 @@ describe('vendor', () => {
     ]);
     expect(vendorOf(entities)).toBeNull();
   });
+
+  it('is sure when the company\'s own web or mail domain spells its name, legal form apart, outside the customer\'s block', async () => {
+    const confidence = (entities: readonly Entity[]) => entities.find((e) => e.category === 'VendorName' && !e.notDetected)?.confidence ?? 0;
+    const letter = (contact: Placed[], customer: Placed[] = []) =>
+      read([
+        { text: 'Festrol Corp Ltd.', x: 50, y: 40, size: 16 },
+        { text: '18 Harbour Road, Halifax NS B3H 1A1', x: 50, y: 62 },
+        ...contact,
+        { text: 'Bill to:', x: 350, y: 110 },
+        { text: 'Ridgeway Farms', x: 350, y: 124 },
+        ...customer,
+        { text: 'Invoice No: 1721', x: 50, y: 200 },
+        ...ITEMS,
+      ]);
+    const spelled = await letter([{ text: 'accounts@festrolcorp.io · www.festrolcorp.io', x: 50, y: 76 }]);
+    expect(vendorOf(spelled)).toBe('Festrol Corp Ltd.');
+    expect(confidence(spelled)).toBeGreaterThanOrEqual(0.9);
+    // No domain, another company's, or one a letter off: the letterhead alone, below 0.9.
+    for (const contact of [[], [{ text: 'billing@stripe.com', x: 50, y: 76 }], [{ text: 'www.festrolcorps.io', x: 50, y: 76 }]]) {
+      const entities = await letter(contact);
+      expect(vendorOf(entities)).toBe('Festrol Corp Ltd.');
+      expect(confidence(entities)).toBeLessThan(0.9);
+    }
+    // The customer's block printing the vendor's domain (a reseller's contact) is no finding of the vendor.
+    expect(confidence(await letter([], [{ text: 'Contact: j.doe@festrolcorp.io', x: 350, y: 138 }]))).toBeLessThan(0.9);
+  });
 });
 
 describe('recipientUnderSenderLine', () => {
