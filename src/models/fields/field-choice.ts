@@ -235,6 +235,8 @@ export interface DocumentFacts {
    * a date such as 03/04/2024 was read in the order the model guessed.
    */
   dateOrderGuessed?: boolean;
+  /** The dollar of the one country other than the US whose addresses the document prints (invoice.ts): what its bare "$" most likely is. */
+  addressDollar?: string;
 }
 
 /**
@@ -296,10 +298,14 @@ export function chooseFields(candidates: readonly PagedCandidate[], facts: Docum
   // Currencies are a closed list: a misread sign is no currency rather than another one.
   const labelled = ofCategory(candidates, 'Currency')[0] ?? currencyOfTotal(candidates, chosen.get('InvoiceTotal'));
   const read = labelled ?? mostMentioned(candidates);
-  const currency = read && dollarNamed(candidates, read);
+  const named = read && dollarNamed(candidates, read);
   // A bare "$" is the US dollar only by default (Canada, Australia, Mexico print it too), and a
-  // North American telephone number may be Canadian: only a US address settles it.
-  const ambiguous = currency && isBareDollar(currency) && currency.contentNormalized === 'USD' && !facts.usAddress;
+  // North American telephone number may be Canadian: only a US address settles it. Canadian or
+  // Australian addresses and no US one make it their dollar, still unsettled: a seller abroad
+  // may bill its local customers in US dollars.
+  const byAddress = named && isBareDollar(named) && named.contentNormalized === 'USD' && !facts.usAddress ? facts.addressDollar : undefined;
+  const currency = named && byAddress ? { ...named, contentNormalized: byAddress } : named;
+  const ambiguous = currency && isBareDollar(currency) && (byAddress !== undefined || (currency.contentNormalized === 'USD' && !facts.usAddress));
   set('Currency', currency, ambiguous ? 'ambiguous' : labelled ? 'pass' : 'none');
   // A total the net and tax come to less a tax the page says is withheld adds up.
   capImpossible(chosen, new Date(), ofCategory(candidates, 'Withheld').map((w) => cents(w.contentNormalized)));

@@ -98,7 +98,7 @@ function invoiceModel(kind: InvoiceKind): Model {
 
     const dates = documentDateOrder(input.language, pages);
     const candidates = pages.flatMap((page) => pageCandidates(page, kind, dates));
-    const general = chooseFields(candidates, { usAddress: US_ADDRESS.test(documentText(pages)), dateOrderGuessed: dateOrderGuessed(input.language, pages) });
+    const general = chooseFields(candidates, { usAddress: US_ADDRESS.test(documentText(pages)), dateOrderGuessed: dateOrderGuessed(input.language, pages), addressDollar: addressDollar(documentText(pages)) });
     const [fiscalCode] = fiscalCodes;
     if (fiscalCode) confirmWithFiscalCode(general, fiscalCode);
     // The vendor's profile, when reviewers taught the workspace this vendor: its reading first.
@@ -128,6 +128,24 @@ function invoiceModel(kind: InvoiceKind): Model {
  * with an American address or telephone number; the rest of the world writes the day first.
  */
 const US_ADDRESS = /\b(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY]),?\s+\d{5}(?:-\d{4})?\b/;
+
+/** A Canadian province or territory and its postal code ("Kitchener, ON N2G 4G7", "Ontario N2G 4G7"). */
+const CANADIAN_ADDRESS =
+  /\b(?:AB|BC|MB|NB|NL|NS|NT|NU|ON|PE|QC|SK|YT|Alberta|British Columbia|Manitoba|New Brunswick|Newfoundland(?: and Labrador)?|Nova Scotia|Ontario|Qu[eé]bec|Saskatchewan|Yukon)\.?,?\s+[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z][ -]?\d[ABCEGHJ-NPRSTV-Z]\d\b/;
+
+/** An Australian state or territory and its four-digit postcode ("Brisbane QLD 4000", "Perth WA 6000"). */
+const AUSTRALIAN_ADDRESS = /\b(?:NSW|VIC|QLD|SA|WA|TAS|NT|ACT)\s+\d{4}\b(?!-)/;
+
+/**
+ * The dollar of the addresses a document prints when they are of one country other than the US:
+ * Canada's or Australia's. Both, or a US address too, say nothing.
+ */
+function addressDollar(text: string): string | undefined {
+  if (US_ADDRESS.test(text)) return undefined;
+  const [canadian, australian] = [CANADIAN_ADDRESS.test(text), AUSTRALIAN_ADDRESS.test(text)];
+  if (canadian === australian) return undefined;
+  return canadian ? 'CAD' : 'AUD';
+}
 
 /** A North American telephone number as the US prints it ("609-664-2022", "(609) 664-2022"): a receipt's only address line may be its phone. */
 const NANP_PHONE = /(?<![\d-])(?:\(\d{3}\)\s?|\d{3}[-.])\d{3}-\d{4}(?![\d-])/;

@@ -334,7 +334,7 @@ describe('invoice fields on common layouts', () => {
     expect(found).toMatchObject({ Currency: 'CAD', VendorTaxId: '784123655RT0001' });
   });
 
-  it('a bare "$" is read as US dollars but sure only with a US address (a state with its ZIP code): a North American telephone number may be Canadian', async () => {
+  it('a bare "$" is read as US dollars but sure only with a US address (a state with its ZIP code): a North American telephone number may be Canadian; Canadian or Australian addresses make it their dollar', async () => {
     const totals = (...address: string[]) => rows('Harbour Signs Ltd.', ...address, 'Invoice Number 0000388', [['Subtotal', 300], ['$1,000.00', 450]], [['Tax', 300], ['$50.00', 450]], [['Total', 300], ['$1,050.00', 450]]);
     const currency = async (page: Placed[]) => {
       const pdf = await writeFixture(scratch.file(`layout-${++count}.pdf`), await textPdf([page]));
@@ -351,6 +351,14 @@ describe('invoice fields on common layouts', () => {
     const american = await currency(totals('12 Wharf Road', 'Portland, ME 04101'));
     expect(american.code).toBe('USD');
     expect(american.confidence).toBeGreaterThanOrEqual(0.9);
+    // Addresses of one country with a dollar of its own: that dollar, still below 0.9.
+    for (const [address, code] of [['Kitchener, ON N2G 4G7', 'CAD'], ['Halifax, Nova Scotia B3H 1A1', 'CAD'], ['Brisbane QLD 4000', 'AUD']] as const) {
+      const local = await currency(totals('12 Wharf Road', address));
+      expect({ address, code: local.code }).toEqual({ address, code });
+      expect(local.confidence).toBeLessThan(0.9);
+    }
+    // A US address beside a Canadian one: the US dollar, as the US address settles a bare "$".
+    expect((await currency(totals('12 Wharf Road, Kitchener, ON N2G 4G7', 'Ship to: 40 Elm St, Buffalo, NY 14201'))).code).toBe('USD');
   });
 
   it('Italian: "Intestatario" of the bank account is the payee, not the customer; a name under its label wrapped to its legal form', async () => {
