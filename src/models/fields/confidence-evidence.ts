@@ -79,7 +79,7 @@ const alphanumerics = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]/g,
 const SHARED_LABELS: ReadonlySet<string> = new Set(['VendorName', 'CustomerName', 'SubTotal', 'TotalTax', 'InvoiceTotal']);
 
 const key = (c: FieldCandidate) => plain(c.contentNormalized).replace(/[^\p{L}\p{N}]+/gu, '');
-const compactId = (value: string) => value.replace(/[\s.-]/g, '').toUpperCase();
+export const compactId = (value: string) => value.replace(/[\s.-]/g, '').toUpperCase();
 const isRegistration = (c: FieldCandidate) => c.hit?.definition.category === 'TaxRegistration';
 
 /** Which statement a candidate reads: its label's words, or none (a value found by its form or place). */
@@ -113,7 +113,7 @@ function rivalled(field: InvoiceField, candidate: FieldCandidate, candidates: re
  * same number confirms it, another contradicts it. Only numbers as long as the one it holds count
  * (a German register number is no part of any VAT id).
  */
-function companyNumbers(field: InvoiceField, vatId: string, candidates: readonly FieldCandidate[]): 'agree' | 'differ' | undefined {
+export function companyNumbers(field: InvoiceField, vatId: string, candidates: readonly FieldCandidate[]): 'agree' | 'differ' | undefined {
   const held = nationalNumberOf(vatId);
   if (!held) return undefined;
   const printed = candidates

@@ -11,7 +11,7 @@ import { hasSmudgedWord, SURE_PAYMENT, type CandidateCategory, type FieldCandida
 import { cents, orderDecidesDate, plain } from './normalize.js';
 import { isValidIban } from './identifiers.js';
 import { capImpossible } from './impossible-values.js';
-import { confidenceFromEvidence, evidenceFor, TEXT_LAYER, type Check } from './confidence-evidence.js';
+import { companyNumbers, compactId, confidenceFromEvidence, evidenceFor, TEXT_LAYER, type Check } from './confidence-evidence.js';
 import type { TextRun } from '../page/text/text-lines.js';
 import { containedAtRate, printedRates, totalAfterWithholding } from './included-taxes.js';
 
@@ -225,6 +225,19 @@ function distinctLines(candidates: readonly PagedCandidate[]): PagedCandidate[] 
   });
 }
 
+/**
+ * The party's tax id: the likeliest, unless it holds another company number than the party prints
+ * and another candidate holds that number (a template's footer with a placeholder company's VAT id
+ * under the seller's block with its own, SIREN and VAT id agreeing).
+ */
+function taxIdOfTheParty(field: 'VendorTaxId' | 'CustomerTaxId', candidates: readonly PagedCandidate[]): PagedCandidate | undefined {
+  const ranked = ofCategory(candidates, field);
+  const numbers = (c: PagedCandidate) => companyNumbers(field, compactId(c.contentNormalized), candidates);
+  const [likeliest] = ranked;
+  if (!likeliest || numbers(likeliest) !== 'differ') return likeliest;
+  return ranked.find((c) => numbers(c) === 'agree') ?? likeliest;
+}
+
 /** What the whole document says that a field's own candidates cannot. */
 export interface DocumentFacts {
   /** The document prints an address in the United States, a state with its ZIP code (invoice.ts): its "$" is the US dollar. */
@@ -256,9 +269,8 @@ export function chooseFields(candidates: readonly PagedCandidate[], facts: Docum
     chosen.set(field, { page: candidate.page, value: candidate.value, contentNormalized: candidate.contentNormalized, confidence });
   };
 
-  for (const field of ['InvoiceId', 'VendorTaxId', 'CustomerTaxId', 'VendorAddress'] as const) {
-    set(field, ofCategory(candidates, field)[0]);
-  }
+  for (const field of ['InvoiceId', 'VendorAddress'] as const) set(field, ofCategory(candidates, field)[0]);
+  for (const field of ['VendorTaxId', 'CustomerTaxId'] as const) set(field, taxIdOfTheParty(field, candidates));
   // A name OCR could not read (and no second reading put right) is not detected rather than
   // reported as letters a reviewer must retype.
   for (const field of ['CustomerName', 'VendorName'] as const) {

@@ -21,6 +21,7 @@ import { FISCAL_QR_INVOICE_FIELDS, fiscalQrValue, isFiscalQrPayload, readFiscalQ
 import { receiptCandidates } from '../receipt/receipt-fields.js';
 import type { LayoutTable } from '../page/text/tables.js';
 import type { PageText, TextLine, TextRun } from '../page/text/text-lines.js';
+import { companyNumbers, compactId } from '../fields/confidence-evidence.js';
 import { correctLegalForm, domainSpellsName, guessVendor, recipientUnderSenderLine } from '../fields/vendor.js';
 import type { VendorProfileSource } from '../vendor-profiles/vendor-profile.js';
 import { chooseWithVendorProfile } from '../vendor-profiles/vendor-profile-choice.js';
@@ -231,6 +232,13 @@ function pageCandidates(page: ReadPage, kind: InvoiceKind, dates: DateOptions): 
     if (customerLabels.some((heading) => isInBlockOf(heading, line)) || namesTheAddressee(taxId)) return 'customer' as const;
     return vendorLines.some((heading) => isInBlockOf(heading, line)) ? ('vendor' as const) : ('unknown' as const);
   });
+  // A VAT id holding the company number the vendor's blocks print (a SIREN) is the vendor's too
+  // where the one in the vendor's block holds another (a template's footer of a placeholder
+  // company); which of the two is the vendor's, the company numbers decide (field-choice.ts).
+  const registrations = taxIds.filter((t, i) => owners[i] === 'vendor' && t.hit?.definition.category === 'TaxRegistration').map((t) => ({ ...t, category: 'VendorTaxId' as const }));
+  const holds = (taxId: FieldCandidate) => companyNumbers('VendorTaxId', compactId(taxId.contentNormalized), registrations);
+  const holdingIt = taxIds.findIndex((t, i) => owners[i] === 'unknown' && holds(t) === 'agree');
+  if (holdingIt >= 0 && taxIds.some((t, i) => owners[i] === 'vendor' && holds(t) === 'differ')) owners[holdingIt] = 'vendor';
   const vendorKnown = owners.includes('vendor');
   taxIds.forEach((taxId, i) => {
     const owner = owners[i] === 'unknown' ? (vendorKnown ? 'customer' : 'vendor') : owners[i];

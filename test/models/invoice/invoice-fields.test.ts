@@ -33,6 +33,20 @@ describe('invoice fields', () => {
       expect(fields(await read(header('SIRET 123 456 789 00012'))).VendorTaxId).toBe('12345678900012');
     });
 
+    it('the vendor\'s VAT id is the one holding the SIREN its block prints, not a template footer\'s holding another', async () => {
+      const page: Placed[] = [
+        { text: 'LE FOURNISSEUR', x: 50, y: 40, size: 14 },
+        { text: '35 rue des Lilas, 75018 Paris', x: 50, y: 58 },
+        { text: 'SIREN : 123 456 782', x: 50, y: 72 },
+        { text: 'N° TVA : FR 11 123 456 782', x: 50, y: 86 },
+        { text: 'FACTURE N° : F20220024', x: 330, y: 40 },
+        { text: 'Total TTC 1 200,00 €', x: 330, y: 200 },
+        { text: 'FOURNISSEUR F SARL au capital de 50 000 EUR - RCS PARIS 123 456 782', x: 80, y: 760, size: 7 },
+        { text: '35 rue des Lilas, 75018 Paris - contact@fournisseur.fr - N° TVA : FR32 123 456 789', x: 80, y: 770, size: 7 },
+      ];
+      expect(fields(await read(page)).VendorTaxId).toBe('FR11123456782');
+    });
+
     it('the tax number on the vendor\'s legal line in the footer is the vendor\'s, though only a SIRET heads its block', async () => {
       const found = fields(
         await read([
