@@ -64,7 +64,7 @@ type MemoryUse = Pick<Ort.InferenceSession.SessionOptions, 'enableCpuMemArena' |
 
 /**
  * The detector's working memory grows with its input (about 340 MB at 1248 x 1760, a 300 dpi A4
- * page read in one run; so large an input is read in bands, detectorBands): no arena, which would
+ * page read in one run; it can be read in bands, detectorBands): no arena, which would
  * keep the largest input's tensors for the thread's life (a thread's RSS 165 -> 762 MB after one
  * such page), but a planned buffer, one allocation a run that goes back to the system when the
  * run ends. Tensor by tensor instead, the freed memory stayed in malloc's heaps (a bare process:
@@ -259,7 +259,7 @@ async function detect({ ort, detector }: Models, page: Raster, wantedScale: numb
   const h = roundTo32(page.height * scale);
   const { data } = await raster(sharp(page.data, { raw: { width: page.width, height: page.height, channels: 3 } }).resize(w, h, { fit: 'fill' }));
   const probability = new Float32Array(w * h);
-  for (const band of detectorBands(w, h)) {
+  for (const band of detectorBands(w, h, detectorBandPixels)) {
     const output = await nativeCallGate().run(() => detector.run({ [detector.inputNames[0]!]: new ort.Tensor('float32', detectorInput(data, w, band), [1, 3, band.to - band.from, w]) }));
     const map = output[detector.outputNames[0]!]!.data as Float32Array;
     probability.set(map.subarray((band.keepFrom - band.from) * w, (band.keepTo - band.from) * w), band.keepFrom * w);
@@ -289,17 +289,26 @@ export interface DetectorBand {
 
 /**
  * The detector's working memory grows with its input (about 45 MB plus 120 MB a million input
- * pixels: +315 MB for a 300 dpi A4 page at 1248 x 1760), so a larger input is read in bands of
- * rows, each at most DET_BAND_PIXELS, one after the other: the peak is one band's. Each band reads
+ * pixels: +315 MB for a 300 dpi A4 page at 1248 x 1760). With PPOCR_DETECTOR_BAND_PIXELS set, a
+ * larger input is read in bands of rows, each at most that many pixels, one after the other: the
+ * peak is one band's (800,000: +133 MB instead of +250-390 on that page). Each band reads
  * DET_BAND_CONTEXT rows beyond the rows it keeps on either side where the page goes on, so a line
- * at a seam is seen whole, with the lines around it, by the band that keeps it.
+ * at a seam is seen whole, with the lines around it, by the band that keeps it. Off by default:
+ * the detector's squeeze-and-excitation blocks pool over what a run sees, so a band's map differs
+ * a little from the whole page's, and on the dev receipts read in bands two fields of 100 came
+ * out wrong that were right (docs/benchmarks.md).
  */
-const DET_BAND_PIXELS = 800_000;
+let detectorBandPixels = 0;
 const DET_BAND_CONTEXT = 64;
 
-/** The bands that cover a w x h detector input (sides multiples of 32); one band, the whole input, when it is small enough. */
-export function detectorBands(w: number, h: number, maxPixels = DET_BAND_PIXELS, context = DET_BAND_CONTEXT): DetectorBand[] {
-  if (w * h <= maxPixels) return [{ from: 0, to: h, keepFrom: 0, keepTo: h }];
+/** PPOCR_DETECTOR_BAND_PIXELS (0: the whole input in one run); each engine thread is told at its start. */
+export function useDetectorBands(pixels: number): void {
+  detectorBandPixels = pixels;
+}
+
+/** The bands that cover a w x h detector input (sides multiples of 32); one band, the whole input, when it is small enough or maxPixels is 0. */
+export function detectorBands(w: number, h: number, maxPixels: number, context = DET_BAND_CONTEXT): DetectorBand[] {
+  if (maxPixels <= 0 || w * h <= maxPixels) return [{ from: 0, to: h, keepFrom: 0, keepTo: h }];
   // Rows kept a band: at most what the budget leaves after the context on both sides, at least
   // 32, in steps of 32; as few bands as that allows, of even heights (a lower peak for the same work).
   const most = Math.max(32, Math.floor((maxPixels / w - 2 * context) / 32) * 32);

