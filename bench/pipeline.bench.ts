@@ -25,6 +25,8 @@
  *   BENCH_TEXT_PAGES=1,20,200 BENCH_SCANNED_PAGES=1,5,20 BENCH_REPEAT_SMALL=3 BENCH_AUDIO=1   (defaults)
  *   BENCH_TEXT_PAGES= BENCH_SCANNED_PAGES= BENCH_AUDIO=0   the warm-ups and the receipt only (its memory)
  *   BENCH_COMPILED=1   the compiled build (node dist/main.js dev) instead of tsx
+ *   BENCH_PRODUCTION=1   the app as the image runs it: compiled, with the image's allocator (jemalloc
+ *     and the Dockerfile's MALLOC_CONF, bench/lib/image-allocator.ts); without it, `npm start`'s tsx and glibc malloc
  *   BENCH_APP_ENV='NAME=value NAME=value'   variables for the app (and its engine children) only,
  *     not for the benchmark or its peers: e.g. the memory allocator, `MALLOC_TRIM_THRESHOLD_=1048576`
  *     or `LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2 MALLOC_CONF=background_thread:true`
@@ -45,6 +47,7 @@ import { findOnPath } from '../src/engines/find-on-path.js';
 import { startDevProcess, lockLossLines, startPrivateRedis, type DevProcess } from './lib/dev-process.js';
 import { scannedPageImages, scannedProsePdf, prosePdf } from './lib/documents.js';
 import { benchConfig, openBenchInfrastructure } from './lib/infra.js';
+import { imageAllocatorEnv, imageMallocConf } from './lib/image-allocator.js';
 import { cpuSeconds, mb, treeRssBytes } from './lib/proc-stats.js';
 import { say } from './lib/report.js';
 import { serveSourceFiles } from './lib/source-files.js';
@@ -83,7 +86,9 @@ const options = {
   repeatSmall: Number(process.env.BENCH_REPEAT_SMALL ?? 3),
   audio: process.env.BENCH_AUDIO !== '0',
   /** The app as production runs it, compiled (`node dist/main.js dev`), instead of `npm start`'s tsx. */
-  compiled: process.env.BENCH_COMPILED === '1',
+  compiled: process.env.BENCH_COMPILED === '1' || process.env.BENCH_PRODUCTION === '1',
+  /** The image's allocator for the app and its engine children (BENCH_PRODUCTION=1), else glibc malloc as `npm start` has it. */
+  imageAllocator: process.env.BENCH_PRODUCTION === '1',
   appEnv: appEnvironment(process.env.BENCH_APP_ENV ?? ''),
   idleAfterReceipt: Number(process.env.BENCH_IDLE_AFTER_RECEIPT ?? 30),
 };
@@ -299,6 +304,7 @@ async function main() {
       SEED_CLIENT_ID: credentials.clientId,
       SEED_CLIENT_SECRET: credentials.clientSecret,
       SOURCE_URL_ALLOW_PRIVATE: 'true',
+      ...(options.imageAllocator ? imageAllocatorEnv() : {}),
       ...options.appEnv,
     };
     const logFile = path.join(tmpdir(), 'docproc-bench-pipeline.log');
@@ -320,6 +326,9 @@ async function main() {
     say('settings that differ from production:');
     say(`  database ${PIPELINE_DATABASE} (its own), DATA_DIR a temporary directory, ${redis ? 'a redis-server of its own' : `REDIS_URL ${infra.redisUrl}`}`);
     say('  SOURCE_URL_ALLOW_PRIVATE=true (sources served on loopback, so the download costs no network); status polled every 50 ms');
+    if (!builtRoot) say('  the app runs from the sources through tsx, as `npm start` does (the image runs the compiled build: BENCH_PRODUCTION=1)');
+    if (options.imageAllocator) say(`  none in the memory allocator: the image's, LD_PRELOAD=${settings.LD_PRELOAD} MALLOC_CONF=${settings.MALLOC_CONF}`);
+    else if (!options.appEnv.LD_PRELOAD) say(`  glibc malloc, as \`npm start\` has it (the image preloads jemalloc with MALLOC_CONF=${imageMallocConf()}: BENCH_PRODUCTION=1)`);
     for (const [name, value] of Object.entries(options.appEnv)) say(`  ${name}=${value} (BENCH_APP_ENV)`);
     say('  logging, rate limits, ENGINE_THREADS, DETECT_CONCURRENCY and OCR_PROCESSES as shipped (defaults)');
     say(`  peers run at nice +${ENGINE_NICE}, the priority of the app's engine threads and of the processes they start`);

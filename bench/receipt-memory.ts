@@ -19,23 +19,18 @@
  *   BENCH_IDLE_SECONDS=15   how long the process idles before the last RSS is read
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, Worker } from 'node:worker_threads';
 import { loadavg } from 'node:os';
+import { imageMallocConf, jemallocLibrary } from './lib/image-allocator.js';
 import { statusBytes, mb } from './lib/proc-stats.js';
 import { say } from './lib/report.js';
 
 const READER_FLAG = '--reader';
 const JEMALLOC_DECAY = 'background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0';
-
-/** Debian's multiarch directory for the architectures Node ships for Linux. */
-function debianJemalloc(): string {
-  const multiarch = { x64: 'x86_64-linux-gnu', arm64: 'aarch64-linux-gnu' }[process.arch as string] ?? `${process.arch}-linux-gnu`;
-  return `/usr/lib/${multiarch}/libjemalloc.so.2`;
-}
 
 interface Reading {
   cpuUser: number;
@@ -92,20 +87,12 @@ export async function readerThread(): Promise<void> {
 const variants: Record<string, Record<string, string>> = {
   glibc: {},
   trim: { MALLOC_TRIM_THRESHOLD_: '1048576' },
-  jemalloc: { LD_PRELOAD: process.env.BENCH_JEMALLOC ?? debianJemalloc() },
-  'jemalloc-decay': { LD_PRELOAD: process.env.BENCH_JEMALLOC ?? debianJemalloc(), MALLOC_CONF: JEMALLOC_DECAY },
+  jemalloc: { LD_PRELOAD: jemallocLibrary() },
+  'jemalloc-decay': { LD_PRELOAD: jemallocLibrary(), MALLOC_CONF: JEMALLOC_DECAY },
   // What the Docker image sets, read from the Dockerfile: the bench measures the shipped setting.
-  'jemalloc-image': { LD_PRELOAD: process.env.BENCH_JEMALLOC ?? debianJemalloc(), MALLOC_CONF: imageMallocConf() },
-  ...(process.env.BENCH_JEMALLOC_CONF ? { 'jemalloc-conf': { LD_PRELOAD: process.env.BENCH_JEMALLOC ?? debianJemalloc(), MALLOC_CONF: process.env.BENCH_JEMALLOC_CONF } } : {}),
+  'jemalloc-image': { LD_PRELOAD: jemallocLibrary(), MALLOC_CONF: imageMallocConf() },
+  ...(process.env.BENCH_JEMALLOC_CONF ? { 'jemalloc-conf': { LD_PRELOAD: jemallocLibrary(), MALLOC_CONF: process.env.BENCH_JEMALLOC_CONF } } : {}),
 };
-
-/** The MALLOC_CONF the Dockerfile gives the image's processes. */
-function imageMallocConf(): string {
-  const dockerfile = readFileSync(fileURLToPath(new URL('../Dockerfile', import.meta.url)), 'utf8');
-  const conf = /\bMALLOC_CONF=(\S+)/.exec(dockerfile)?.[1];
-  if (!conf) throw new Error('the Dockerfile sets no MALLOC_CONF');
-  return conf;
-}
 
 async function runVariant(name: string, args: string[]): Promise<Reading> {
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), READER_FLAG, ...args], {

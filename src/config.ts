@@ -139,6 +139,13 @@ const envSchema = z.object({
    * again (about a second of CPU).
    */
   ENGINE_IDLE_RELEASE_SECONDS: positiveInt.default(300),
+  /**
+   * PP-OCR's detector reads an input of more than this many pixels in bands of rows, one after the
+   * other, its working memory one band's (800000: about 130 MB at a time for a 300 dpi page instead
+   * of 250-390 MB); 0, the default, reads the whole input in one run, as the receipts' accuracy
+   * figures were measured (in bands a few fields read differently, paddle-ocr.ts).
+   */
+  PPOCR_DETECTOR_BAND_PIXELS: z.coerce.number().int().min(0).default(0),
   /** The api answers 503 with Retry-After while its event loop's mean delay (sampled each second) is past this, in ms; 0: never. */
   MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(200),
   /**

@@ -63,13 +63,14 @@ let loading: Promise<Models> | undefined;
 type MemoryUse = Pick<Ort.InferenceSession.SessionOptions, 'enableCpuMemArena' | 'enableMemPattern'>;
 
 /**
- * The detector's working memory grows with the page (about 340 MB at its 1248 x 1760 input for a
- * 300 dpi A4 page): no arena, which would keep the largest page's tensors for the thread's life (a
- * thread's RSS 165 -> 762 MB after one such page), but a planned buffer, one allocation a run that
- * goes back to the system when the run ends. Tensor by tensor instead, the freed memory stayed in
- * malloc's heaps (a bare process: 260, 373, 424 MB after three runs on the same page, against 197
- * MB after each), and peaks varied from run to run (+360 to +700 MB on the same page in a thread);
- * the run is also twice as fast (1.5-2.1 s against 3.2-3.9 s). The peak is the same either way.
+ * The detector's working memory grows with its input (about 340 MB at 1248 x 1760, a 300 dpi A4
+ * page read in one run; it can be read in bands, detectorBands): no arena, which would
+ * keep the largest input's tensors for the thread's life (a thread's RSS 165 -> 762 MB after one
+ * such page), but a planned buffer, one allocation a run that goes back to the system when the
+ * run ends. Tensor by tensor instead, the freed memory stayed in malloc's heaps (a bare process:
+ * 260, 373, 424 MB after three runs on the same page, against 197 MB after each), and peaks
+ * varied from run to run (+360 to +700 MB on the same page in a thread); the run is also twice as
+ * fast (1.5-2.1 s against 3.2-3.9 s). The peak is the same either way.
  */
 const DETECTOR_MEMORY: MemoryUse = { enableCpuMemArena: false, enableMemPattern: true };
 
@@ -257,13 +258,12 @@ async function detect({ ort, detector }: Models, page: Raster, wantedScale: numb
   const w = roundTo32(page.width * scale);
   const h = roundTo32(page.height * scale);
   const { data } = await raster(sharp(page.data, { raw: { width: page.width, height: page.height, channels: 3 } }).resize(w, h, { fit: 'fill' }));
-  // ImageNet normalisation, as the detector was trained with.
-  const mean = [0.485, 0.456, 0.406];
-  const std = [0.229, 0.224, 0.225];
-  const input = new Float32Array(3 * w * h);
-  for (let i = 0; i < w * h; i++) for (let c = 0; c < 3; c++) input[c * w * h + i] = (data[i * 3 + c]! / 255 - mean[c]!) / std[c]!;
-  const output = await nativeCallGate().run(() => detector.run({ [detector.inputNames[0]!]: new ort.Tensor('float32', input, [1, 3, h, w]) }));
-  const probability = output[detector.outputNames[0]!]!.data as Float32Array;
+  const probability = new Float32Array(w * h);
+  for (const band of detectorBands(w, h, detectorBandPixels)) {
+    const output = await nativeCallGate().run(() => detector.run({ [detector.inputNames[0]!]: new ort.Tensor('float32', detectorInput(data, w, band), [1, 3, band.to - band.from, w]) }));
+    const map = output[detector.outputNames[0]!]!.data as Float32Array;
+    probability.set(map.subarray((band.keepFrom - band.from) * w, (band.keepTo - band.from) * w), band.keepFrom * w);
+  }
   const components = connectedRegions(probability, w, h);
   const skew = pageSkew(components);
   const sx = page.width / w;
@@ -277,6 +277,59 @@ async function detect({ ort, detector }: Models, page: Raster, wantedScale: numb
     regions.push({ ...region, cx: region.cx * sx, cy: region.cy * sy, length: region.length * sx, thickness: region.thickness * sy });
   }
   return { regions, skew: Math.atan2(Math.sin(skew) * sy, Math.cos(skew) * sx) };
+}
+
+/** The rows of the detector's input one run reads (from, to) and the rows of the map it gives (keepFrom, keepTo). */
+export interface DetectorBand {
+  from: number;
+  to: number;
+  keepFrom: number;
+  keepTo: number;
+}
+
+/**
+ * The detector's working memory grows with its input (about 45 MB plus 120 MB a million input
+ * pixels: +315 MB for a 300 dpi A4 page at 1248 x 1760). With PPOCR_DETECTOR_BAND_PIXELS set, a
+ * larger input is read in bands of rows, each at most that many pixels, one after the other: the
+ * peak is one band's (800,000: +133 MB instead of +250-390 on that page). Each band reads
+ * DET_BAND_CONTEXT rows beyond the rows it keeps on either side where the page goes on, so a line
+ * at a seam is seen whole, with the lines around it, by the band that keeps it. Off by default:
+ * the detector's squeeze-and-excitation blocks pool over what a run sees, so a band's map differs
+ * a little from the whole page's, and on the dev receipts read in bands two fields of 100 came
+ * out wrong that were right (docs/benchmarks.md).
+ */
+let detectorBandPixels = 0;
+const DET_BAND_CONTEXT = 64;
+
+/** PPOCR_DETECTOR_BAND_PIXELS (0: the whole input in one run); each engine thread is told at its start. */
+export function useDetectorBands(pixels: number): void {
+  detectorBandPixels = pixels;
+}
+
+/** The bands that cover a w x h detector input (sides multiples of 32); one band, the whole input, when it is small enough or maxPixels is 0. */
+export function detectorBands(w: number, h: number, maxPixels: number, context = DET_BAND_CONTEXT): DetectorBand[] {
+  if (maxPixels <= 0 || w * h <= maxPixels) return [{ from: 0, to: h, keepFrom: 0, keepTo: h }];
+  // Rows kept a band: at most what the budget leaves after the context on both sides, at least
+  // 32, in steps of 32; as few bands as that allows, of even heights (a lower peak for the same work).
+  const most = Math.max(32, Math.floor((maxPixels / w - 2 * context) / 32) * 32);
+  const kept = Math.ceil(h / Math.ceil(h / most) / 32) * 32;
+  const bands: DetectorBand[] = [];
+  for (let keepFrom = 0; keepFrom < h; keepFrom += kept) {
+    const keepTo = Math.min(h, keepFrom + kept);
+    bands.push({ from: Math.max(0, keepFrom - context), to: Math.min(h, keepTo + context), keepFrom, keepTo });
+  }
+  return bands;
+}
+
+/** The detector's input for a band of rows of an RGB raster: planar, with ImageNet's normalisation, as the detector was trained with. */
+function detectorInput(rgb: Buffer, w: number, { from, to }: DetectorBand): Float32Array {
+  const mean = [0.485, 0.456, 0.406];
+  const std = [0.229, 0.224, 0.225];
+  const pixels = w * (to - from);
+  const input = new Float32Array(3 * pixels);
+  const offset = from * w;
+  for (let i = 0; i < pixels; i++) for (let c = 0; c < 3; c++) input[c * pixels + i] = (rgb[(offset + i) * 3 + c]! / 255 - mean[c]!) / std[c]!;
+  return input;
 }
 
 interface Component {

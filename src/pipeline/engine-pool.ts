@@ -49,6 +49,8 @@ export interface EnginePoolOptions {
   bundledMediaTools?: boolean;
   /** ENGINE_IDLE_RELEASE_SECONDS (engine-loads.ts); default 300. */
   idleReleaseSeconds?: number;
+  /** PPOCR_DETECTOR_BAND_PIXELS (paddle-ocr.ts); default 0, the detector's input in one run. */
+  detectorBandPixels?: number;
   log: Pick<Logger, 'error'>;
 }
 
@@ -114,6 +116,7 @@ export function createEnginePool(options: EnginePoolOptions): EnginePool {
     ocrSlots: ProcessSlots.create(options.ocrProcesses ?? availableParallelism()).shared,
     nativeCalls: gate.shared,
     idleReleaseMs: (options.idleReleaseSeconds ?? DEFAULT_IDLE_RELEASE_SECONDS) * 1000,
+    detectorBandPixels: options.detectorBandPixels ?? 0,
   };
   const pool = new Piscina<EngineTask, EngineReply<unknown>>({
     ...entry,

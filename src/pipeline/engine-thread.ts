@@ -13,6 +13,7 @@ import { engineLoads, useIdleRelease } from '../engines/engine-loads.js';
 import { useBundledMediaTools } from '../engines/media-tools.js';
 import { useOcrSlots } from '../engines/ocr.js';
 import { NativeCallGate, useNativeCallGate } from '../engines/native-call-gate.js';
+import { useDetectorBands } from '../engines/paddle-ocr.js';
 import { extractPdfPages } from '../engines/pdf.js';
 import { ProcessSlots } from '../engines/process-slots.js';
 import type { DocumentChunkResult } from '../models/model.js';
@@ -34,12 +35,15 @@ export interface EngineThreadData {
   nativeCalls: SharedArrayBuffer;
   /** ENGINE_IDLE_RELEASE_SECONDS in ms: how long PP-OCR's sessions and the word list stay unused before they are let go. */
   idleReleaseMs: number;
+  /** PPOCR_DETECTOR_BAND_PIXELS: PP-OCR's detector reads a larger input in bands of at most this many pixels; 0, whole. */
+  detectorBandPixels: number;
 }
 
 useOcrSlots(new ProcessSlots((workerData as EngineThreadData).ocrSlots));
 useNativeCallGate(new NativeCallGate((workerData as EngineThreadData).nativeCalls));
 useBundledMediaTools((workerData as EngineThreadData).bundledMediaTools);
 useIdleRelease((workerData as EngineThreadData).idleReleaseMs);
+useDetectorBands((workerData as EngineThreadData).detectorBandPixels);
 
 /**
  * Chunks go to the main thread in batches of about this much JSON (a few text pages: a page's

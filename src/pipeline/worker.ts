@@ -88,6 +88,7 @@ export async function startWorkers(deps: PipelineDeps, options: WorkerOptions): 
     threadMaxMemoryMb: deps.config.ENGINE_THREAD_MAX_MEMORY_MB,
     ocrProcesses: deps.config.OCR_PROCESSES,
     idleReleaseSeconds: deps.config.ENGINE_IDLE_RELEASE_SECONDS,
+    detectorBandPixels: deps.config.PPOCR_DETECTOR_BAND_PIXELS,
     asr: { ASR_URL: deps.config.ASR_URL, ASR_API_KEY: deps.config.ASR_API_KEY, ASR_MODEL: deps.config.ASR_MODEL },
     bundledMediaTools: deps.config.BUNDLED_MEDIA_TOOLS,
     log: deps.log,

