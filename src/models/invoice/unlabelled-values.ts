@@ -9,6 +9,7 @@ import { plausibleYear, readIban, REPAIRED_IBAN, subRun, type ValueReader } from
 import { findIbans, findPrefixedVatNumber } from '../fields/identifiers.js';
 import { cents, type DateOptions, findAmounts, findCurrencies, findDates, plain } from '../fields/normalize.js';
 import { CARD_PAYMENT } from '../fields/invoice-labels.js';
+import { vatCheckDigits } from '../fields/vat-check-digits.js';
 import { joinRuns, type PageText, type TextLine } from '../page/text/text-lines.js';
 
 /** Without a label, a date is the invoice's only weakly (the document may print several). */
@@ -175,10 +176,26 @@ export function unlabelledVatNumbers(page: PageText, excluded: ReadonlySet<TextL
   const known = new Set(labelled.map((t) => t.contentNormalized));
   return page.lines.flatMap((line) => {
     if (excluded.has(line)) return [];
-    const vat = findPrefixedVatNumber(line.text);
+    const vat = findPrefixedVatNumber(line.text) ?? checkedGermanVat(line.text);
     const run = vat && !known.has(vat.normalized) ? subRun(page, line, vat.index, vat.length) : undefined;
     return run ? [{ category: 'VendorTaxId' as const, value: run, contentNormalized: vat!.normalized, score: UNLABELLED_VAT, label: UNLABELLED_VAT, labelLine: line }] : [];
   });
+}
+
+/** "DE" and nine digits: a German VAT id's shape, which any "DE" before a number has too. */
+const GERMAN_VAT = /\bDE\s?\d{9}\b/g;
+
+/**
+ * A German VAT id whose label OCR spoiled ("us ST-ID- IR: DE814689550" for "USt-ID-Nr."): its
+ * shape names it only with its check digit holding (one in ten numbers passes by chance, a
+ * placeholder "DE123456789" does not).
+ */
+function checkedGermanVat(text: string): { index: number; length: number; normalized: string } | undefined {
+  for (const match of text.matchAll(GERMAN_VAT)) {
+    const normalized = match[0].replace(/\s/g, '');
+    if (vatCheckDigits(normalized) === true) return { index: match.index, length: match[0].length, normalized };
+  }
+  return undefined;
 }
 
 /** Words only Indian invoices print: the GST's kinds, the GSTIN, the goods' and services' codes. */

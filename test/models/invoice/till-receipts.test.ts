@@ -181,3 +181,16 @@ describe('the seller of a receipt', () => {
     expect(vendor(notice)).toBeUndefined();
   });
 });
+
+describe('a German VAT id whose label OCR spoiled', () => {
+  const receipt = (vatLine: string) =>
+    ocrReceipt(['Warburger Straße 130', '33100 Paderborn', { text: 'Apfelsaft', right: '1,19 B' }, { text: 'zu zahlen', right: '1,19' }, vatLine, 'Datum 07.04.20']);
+
+  it('is the seller’s when its check digit holds ("us ST-ID- IR: DE811234565" for "USt-ID-Nr.")', () => {
+    expect(chosen(receipt('us ST-ID- IR: DE811234565')).get('VendorTaxId')?.contentNormalized).toBe('DE811234565');
+  });
+
+  it('is no VAT id when its check digit fails: any "DE" before nine digits has the shape', () => {
+    expect(chosen(receipt('us ST-ID- IR: DE811234566')).get('VendorTaxId')).toBeUndefined();
+  });
+});
