@@ -1,6 +1,6 @@
 /**
  * The values of a page that need no label: the total a tendered amount less its change gives, the
- * total a labelled net and tax add up to, dates, IBANs (wrapped ones too), the currencies printed,
+ * total a labelled net and tax add up to, a page's only amount, dates, IBANs (wrapped ones too), the currencies printed,
  * VAT numbers whose shape names them, and a total written out in words.
  */
 import { currencyNamed, findAmountInWords } from './amount-in-words.js';
@@ -95,6 +95,24 @@ export function totalsOfParts(page: PageText, excluded: ReadonlySet<TextLine>, l
     found.push({ category: 'InvoiceTotal', value: run, contentNormalized: amount.value, score: TOTAL_OF_PARTS, label: 0, labelLine: line });
   }
   return found;
+}
+
+/** The one amount of a page no label names is its total only weakly: a reviewer confirms it. */
+const LONE_AMOUNT = 0.5;
+
+/**
+ * The total of a page that prints a single amount and no label of a total (an invoice image whose
+ * header band OCR could not read, "$56,651.49" under "Total Due" lost): what else would one amount
+ * of an invoice be. An amount a label already claims (a payment, a tax) is that label's.
+ */
+export function loneAmount(page: PageText, excluded: ReadonlySet<TextLine>, labelled: readonly FieldCandidate[]): FieldCandidate[] {
+  if (labelled.some((c) => c.category === 'InvoiceTotal')) return [];
+  const amounts = page.lines.flatMap((line) => (excluded.has(line) ? [] : findAmounts(line.text).filter((a) => a.decimals).map((amount) => ({ line, amount }))));
+  if (amounts.length !== 1) return [];
+  const [{ line, amount }] = amounts as [(typeof amounts)[number]];
+  const run = subRun(page, line, amount.index, amount.length);
+  const claimed = new Set(labelled.map((c) => c.value.spans[0]?.offset));
+  return run && !claimed.has(run.spans[0]?.offset) ? [{ category: 'InvoiceTotal', value: run, contentNormalized: amount.value, score: LONE_AMOUNT, label: 0, labelLine: line }] : [];
 }
 
 /** Dates no label names: weak invoice date candidates, strong right after the invoice number. */
