@@ -1,6 +1,6 @@
 /**
  * The values of a page that need no label: the total a tendered amount less its change gives, the
- * total a labelled net and tax add up to, dates, IBANs (wrapped ones too), the currencies printed,
+ * total a labelled net and tax add up to, a page's only amount, dates, IBANs (wrapped ones too), the currencies printed,
  * VAT numbers whose shape names them, and a total written out in words.
  */
 import { currencyNamed, findAmountInWords } from './amount-in-words.js';
@@ -10,6 +10,7 @@ import { findIbans, findPrefixedVatNumber } from '../fields/identifiers.js';
 import { cents, type DateOptions, findAmounts, findCurrencies, findDates, plain } from '../fields/normalize.js';
 import { CARD_PAYMENT } from '../fields/invoice-labels.js';
 import { debitsTheAccount } from './label-filters.js';
+import { vatCheckDigits } from '../fields/vat-check-digits.js';
 import { joinRuns, type PageText, type TextLine } from '../page/text/text-lines.js';
 import type { LabelHit } from '../fields/label-hits.js';
 
@@ -98,6 +99,24 @@ export function totalsOfParts(page: PageText, excluded: ReadonlySet<TextLine>, l
   return found;
 }
 
+/** The one amount of a page no label names is its total only weakly: a reviewer confirms it. */
+const LONE_AMOUNT = 0.5;
+
+/**
+ * The total of a page that prints a single amount and no label of a total (an invoice image whose
+ * header band OCR could not read, "$56,651.49" under "Total Due" lost): what else would one amount
+ * of an invoice be. An amount a label already claims (a payment, a tax) is that label's.
+ */
+export function loneAmount(page: PageText, excluded: ReadonlySet<TextLine>, labelled: readonly FieldCandidate[]): FieldCandidate[] {
+  if (labelled.some((c) => c.category === 'InvoiceTotal')) return [];
+  const amounts = page.lines.flatMap((line) => (excluded.has(line) ? [] : findAmounts(line.text).filter((a) => a.decimals).map((amount) => ({ line, amount }))));
+  if (amounts.length !== 1) return [];
+  const [{ line, amount }] = amounts as [(typeof amounts)[number]];
+  const run = subRun(page, line, amount.index, amount.length);
+  const claimed = new Set(labelled.map((c) => c.value.spans[0]?.offset));
+  return run && !claimed.has(run.spans[0]?.offset) ? [{ category: 'InvoiceTotal', value: run, contentNormalized: amount.value, score: LONE_AMOUNT, label: 0, labelLine: line }] : [];
+}
+
 /**
  * Dates no label names: weak invoice date candidates, strong right after the invoice number. A date
  * right after a label of another date ("Delv. Date: 5/16/2024", "Leistungsdatum") is named, as
@@ -184,10 +203,26 @@ export function unlabelledVatNumbers(page: PageText, excluded: ReadonlySet<TextL
   const known = new Set(labelled.map((t) => t.contentNormalized));
   return page.lines.flatMap((line) => {
     if (excluded.has(line)) return [];
-    const vat = findPrefixedVatNumber(line.text);
+    const vat = findPrefixedVatNumber(line.text) ?? checkedGermanVat(line.text);
     const run = vat && !known.has(vat.normalized) ? subRun(page, line, vat.index, vat.length) : undefined;
     return run ? [{ category: 'VendorTaxId' as const, value: run, contentNormalized: vat!.normalized, score: UNLABELLED_VAT, label: UNLABELLED_VAT, labelLine: line }] : [];
   });
+}
+
+/** "DE" and nine digits: a German VAT id's shape, which any "DE" before a number has too. */
+const GERMAN_VAT = /\bDE\s?\d{9}\b/g;
+
+/**
+ * A German VAT id whose label OCR spoiled ("us ST-ID- IR: DE814689550" for "USt-ID-Nr."): its
+ * shape names it only with its check digit holding (one in ten numbers passes by chance, a
+ * placeholder "DE123456789" does not).
+ */
+function checkedGermanVat(text: string): { index: number; length: number; normalized: string } | undefined {
+  for (const match of text.matchAll(GERMAN_VAT)) {
+    const normalized = match[0].replace(/\s/g, '');
+    if (vatCheckDigits(normalized) === true) return { index: match.index, length: match[0].length, normalized };
+  }
+  return undefined;
 }
 
 /** Words only Indian invoices print: the GST's kinds, the GSTIN, the goods' and services' codes. */

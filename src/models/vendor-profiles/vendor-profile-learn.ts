@@ -9,7 +9,7 @@ import type { Span } from '../../domain/entities.js';
 import type { Box } from '../page/text/geometry.js';
 import type { InvoiceField } from '../fields/invoice-field-names.js';
 import { findDates, plain } from '../fields/normalize.js';
-import { INVOICE_LABELS, type LabelCategory } from '../fields/invoice-labels.js';
+import { namesField } from './field-vocabulary.js';
 import {
   FIELD_KINDS,
   headerFingerprint,
@@ -164,25 +164,6 @@ function contains(outer: Box, inner: Box): boolean {
   const x = inner.left + inner.width / 2;
   const y = inner.top + inner.height / 2;
   return x >= outer.left && x <= outer.left + outer.width && y >= outer.top && y <= outer.top + outer.height;
-}
-
-/** The label categories that may announce each field (a tax number's owner is told by its place, a total tax by its tax lines). */
-const LABEL_CATEGORIES: Partial<Record<InvoiceField, readonly LabelCategory[]>> = {
-  VendorTaxId: ['VendorTaxId', 'TaxId'],
-  CustomerTaxId: ['CustomerTaxId', 'TaxId'],
-  TotalTax: ['TotalTax', 'TaxLine'],
-};
-const fieldLabels = new Map<InvoiceField, RegExp[]>();
-
-/** A label of the field's own vocabulary (invoice-labels.ts): "Sous-total" for a subtotal, not "5,00% sur". */
-function namesField(field: InvoiceField, label: string): boolean {
-  if (!fieldLabels.has(field)) {
-    const categories = LABEL_CATEGORIES[field] ?? [field];
-    const sources = INVOICE_LABELS.filter((d) => categories.includes(d.category) || (d.orAs !== undefined && categories.includes(d.orAs))).map((d) => d.source);
-    fieldLabels.set(field, sources.map((source) => new RegExp(`(?:^|[^\\p{L}\\p{N}])(?:${source})(?![\\p{L}])`, 'u')));
-  }
-  const text = plain(label);
-  return fieldLabels.get(field)!.some((pattern) => pattern.test(text));
 }
 
 function lineRangeOfSpan(lines: readonly ProfileLine[], span: Span | undefined): LineRange | undefined {

@@ -40,7 +40,10 @@ import {
   valuesIn,
   type FoundValue,
   type KeyedText,
+  type LineRange,
 } from './vendor-profile-text.js';
+import { fieldLabelsIn } from './field-vocabulary.js';
+import { vatCheckDigits } from '../fields/vat-check-digits.js';
 
 export interface ProfilePage {
   ref: PageRef;
@@ -196,7 +199,8 @@ function readOnPage(field: InvoiceField, learned: FieldEvidence, page: ProfilePa
   if (VENDOR_CONSTANTS.has(field)) {
     // A tax number not printed as learned: the seller may print another (a new registration, another of its companies) where its label puts it.
     const own = byValue(evidence, page, frame);
-    return own ?? (evidence.kind === 'taxId' && evidence.label ? conformedOrNone(byLabel(evidence, page, frame), evidence) : undefined);
+    if (own || evidence.kind !== 'taxId' || !evidence.label) return own;
+    return conformedOrNone(byLabel(evidence, page, frame), evidence) ?? conformedOrNone(besideStandInLabel(field, evidence, page, frame), evidence);
   }
   const labelled = evidence.label && byLabel(evidence, page, frame);
   // A label learned and not found: another layout or another kind of document from the vendor (a letter, a return slip), where the
@@ -296,11 +300,17 @@ function byValue(evidence: FieldEvidence, page: ProfilePage, frame: Box): Profil
  * tolerance) predicts where the value is (the learned offsets, in this label's height); the value
  * of the field's kind and shape nearest a prediction, from the label nearest the learned region.
  */
-function byLabel(evidence: FieldEvidence, page: ProfilePage, frame: Box): ProfileReading | undefined {
+function byLabel(
+  evidence: FieldEvidence,
+  page: ProfilePage,
+  frame: Box,
+  occurrences: ReadonlyArray<LineRange & { exact: boolean }> = findLabel(page.text.lines, evidence.label!.key),
+  accepts: (value: FoundValue) => boolean = () => true,
+): ProfileReading | undefined {
   const anchor = evidence.label!;
   const lines = page.text.lines;
   let best: { line: TextLine; value: FoundValue; fit: number } | undefined;
-  for (const occurrence of findLabel(lines, anchor.key)) {
+  for (const occurrence of occurrences) {
     const measure = labelMeasure(lines[occurrence.line]!, occurrence.start, occurrence.end);
     if (!measure) continue;
     const { box: label, unit: u } = measure;
@@ -319,6 +329,7 @@ function byLabel(evidence: FieldEvidence, page: ProfilePage, frame: Box): Profil
       if (!sameLine && Math.abs(centre(line.box).y - centre(predicted).y) > 1.2 * Math.max(h, predicted.height)) return;
       const from = sameLine ? occurrence.end : 0;
       for (const value of valuesOf(evidence, line.text.slice(from), isScanned(line))) {
+        if (!accepts(value)) continue;
         const shifted = { ...value, start: value.start + from, end: value.end + from };
         const box = rangeBox(line, shifted.start, shifted.end);
         if (!box) continue;
@@ -332,6 +343,30 @@ function byLabel(evidence: FieldEvidence, page: ProfilePage, frame: Box): Profil
     });
   }
   return best && readingOf(page, best.line, best.value, best.fit, false, true);
+}
+
+/** How far (in shares of the text frame) a stand-in label may stand from where the review found the learned one. */
+const STAND_IN_REACH = 0.15;
+
+/**
+ * A tax number the vendor prints where the review found its own, beside another label of the
+ * field's vocabulary ("N° TVA :" where the reviewed invoice printed "N° TVA intra :"): a new
+ * registration, or the number of another of its companies, on a variant of its template. Only a
+ * number whose check digits hold (vat-check-digits.ts) counts: a label's neighbourhood alone does
+ * not make a number a VAT id. The label not being the learned one, the reading is less sure
+ * (byLabel's fit for an inexact label), never a value a reviewer would skip.
+ */
+function besideStandInLabel(field: InvoiceField, evidence: FieldEvidence, page: ProfilePage, frame: Box): ProfileReading | undefined {
+  const lines = page.text.lines;
+  const learned = centre(evidence.label!.region);
+  const occurrences = lines.flatMap((line, index) =>
+    fieldLabelsIn(field, line.text).flatMap(({ start, end }) => {
+      const box = rangeBox(line, start, end);
+      const at = box && centre(toRegion(box, frame));
+      return at && Math.hypot(at.x - learned.x, at.y - learned.y) <= STAND_IN_REACH ? [{ line: index, start, end, exact: false }] : [];
+    }),
+  );
+  return occurrences.length ? byLabel(evidence, page, frame, occurrences, (value) => vatCheckDigits(value.value) === true) : undefined;
 }
 
 /** Without a label: the value of the field's kind nearest the region the review found it in, less surely. */

@@ -181,3 +181,32 @@ describe('the seller of a receipt', () => {
     expect(vendor(notice)).toBeUndefined();
   });
 });
+
+describe('a German VAT id whose label OCR spoiled', () => {
+  const receipt = (vatLine: string) =>
+    ocrReceipt(['Warburger Straße 130', '33100 Paderborn', { text: 'Apfelsaft', right: '1,19 B' }, { text: 'zu zahlen', right: '1,19' }, vatLine, 'Datum 07.04.20']);
+
+  it('is the seller’s when its check digit holds ("us ST-ID- IR: DE811234565" for "USt-ID-Nr.")', () => {
+    expect(chosen(receipt('us ST-ID- IR: DE811234565')).get('VendorTaxId')?.contentNormalized).toBe('DE811234565');
+  });
+
+  it('is no VAT id when its check digit fails: any "DE" before nine digits has the shape', () => {
+    expect(chosen(receipt('us ST-ID- IR: DE811234566')).get('VendorTaxId')).toBeUndefined();
+  });
+});
+
+describe('the only amount of a page whose labels OCR lost', () => {
+  // An invoice image whose header band ("Invoice Number  Invoice Date  Due Date  Total Due") OCR could not read: the values under it remain.
+  const page = (...values: string[]) =>
+    buildPageText([...ocrCells(40, [[40, 'Fabrikam']]), ...ocrCells(80, [[40, '1020 Enterprise Way']]), ...ocrCells(110, [[40, 'Sunnyvale, CA 87659']]), ...ocrCells(200, values.map((v, i): [number, string] => [40 + 180 * i, v]))]);
+
+  it('is the total, for a reviewer to confirm', () => {
+    const total = chosen(page('10077351', '3/14/2021', '3/21/2021', '$12,480.50')).get('InvoiceTotal');
+    expect(total?.contentNormalized).toBe('12480.50');
+    expect(total!.confidence).toBeLessThanOrEqual(0.5);
+  });
+
+  it('is no total where the page prints another amount beside it', () => {
+    expect(chosen(page('10077351', '$2,480.50', '$12,480.50')).get('InvoiceTotal')).toBeUndefined();
+  });
+});

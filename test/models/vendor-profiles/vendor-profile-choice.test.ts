@@ -101,6 +101,45 @@ describe("a vendor's own values on its later documents", () => {
   });
 });
 
+describe("a vendor's tax number printed beside another label of its vocabulary", () => {
+  const scratch = useScratchDir();
+  /** The FNFE's French invoices: the seller's block at the left, the buyer's at the right, each with its VAT id. */
+  const invoiceOf = (sellerLine: string | undefined): Placed[] => [
+    { text: 'LE FOURNISSEUR', x: 50, y: 50, size: 16 },
+    { text: '35 rue d’ici, 75018 PARIS', x: 50, y: 72 },
+    { text: 'SIREN : 123 456 782', x: 50, y: 88 },
+    ...(sellerLine ? [{ text: sellerLine, x: 50, y: 104 }] : []),
+    { text: 'FACTURE N° : F20260023', x: 330, y: 50 },
+    { text: 'Date : 15/01/2026', x: 330, y: 66 },
+    { text: 'L’ACHETEUR', x: 330, y: 88 },
+    { text: 'N° TVA : FR 37 200 000 008', x: 330, y: 104 },
+    { text: 'TOTAL HT 100,00', x: 330, y: 400 },
+    { text: 'TOTAL TVA 20,00', x: 330, y: 416 },
+    { text: 'TOTAL TTC 120,00', x: 330, y: 432 },
+  ];
+  const profileOf = (name: string) => learnedProfile(scratch.file(name), invoiceOf('N° TVA intra : FR 11 123 456 782'), ['VendorName', 'VendorTaxId']);
+  const read = async (name: string, sellerLine: string | undefined, profile: VendorProfileSnapshot) =>
+    field(await firstPageEntities(invoicesUniversalModel, await writeFixture(scratch.file(name), await textPdf([invoiceOf(sellerLine)])), 'pdf', { vendorProfiles: [profile] }), 'VendorTaxId');
+
+  it('is read there when its check digits hold: "N° TVA :" where the reviewed invoice printed "N° TVA intra :"', async () => {
+    const profile = await profileOf('intra-1.pdf');
+    expect(profile.fields.VendorTaxId, 'the test needs the tax number learned beside its label').toMatchObject({ value: 'FR11123456782', label: { text: expect.stringMatching(/intra/) } });
+    const taxId = (await read('intra-2.pdf', 'N° TVA : FR 88 100 000 009', profile))!;
+    expect(taxId.keyValues[0]!.contentNormalized).toBe('FR88100000009');
+    // Found by the profile (not a value it expected and missed), and the general model's reading agrees.
+    expect(taxId.vendorProfile).toMatchObject({ profileId: 11, fromProfile: true, agreement: 'agreed' });
+  });
+
+  it('is not a number whose check digits fail, nor the buyer’s number beside the same label in the buyer’s block', async () => {
+    const profile = await profileOf('intra-3.pdf');
+    const misread = await read('intra-4.pdf', 'N° TVA : FR 12 100 000 009', profile);
+    expect(misread?.vendorProfile?.fromProfile ?? false).toBe(false);
+    const none = await read('intra-5.pdf', undefined, profile);
+    expect(none?.vendorProfile?.fromProfile ?? false).toBe(false);
+    expect(none?.keyValues[0]!.contentNormalized).not.toBe('FR37200000008');
+  });
+});
+
 describe("another kind of document from the profile's vendor", () => {
   const scratch = useScratchDir();
   const letterhead: Placed[] = [
