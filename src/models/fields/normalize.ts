@@ -239,8 +239,10 @@ const CODE_ALIASES: Readonly<Record<string, string>> = { RMB: 'CNY', NTD: 'TWD' 
 /**
  * Characters of tax and money words that Taiwan (and Hong Kong) write in their traditional form
  * and the mainland in its simplified one ("發票" and "发票", "稅" and "税", "總計" and "总计").
+ * The traditional ones are those Japanese writes otherwise too (発, 税, 価, 総, 号...): a page of
+ * kanji without kana is not taken for a Taiwanese one.
  */
-const TRADITIONAL_ONLY = /[發稅計價額總營買賣統號證聯幣臺單據収]/gu;
+const TRADITIONAL_ONLY = /[發稅價總營賣號證聯臺單據]/gu;
 const SIMPLIFIED_ONLY = /[发税计价额总营买卖统号证联币单据]/gu;
 
 /**
