@@ -1,6 +1,6 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { imagePageToPng, textLineHeight, withoutDotLeaders } from '../../engines/image.js';
-import { ocrImage, ocrProcessLimit, type OcrOptions, type OcrResult } from '../../engines/ocr.js';
+import { chooseOcrEngine, ocrImage, ocrProcessLimit, type OcrOptions, type OcrResult } from '../../engines/ocr.js';
 import { levelPage, MIN_DESKEW_DEGREES, pageSkewDegrees } from '../../engines/deskew.js';
 import { paddleOcrAvailable, paddleOcrImage, type PaddleOcrOptions } from '../../engines/paddle-ocr.js';
 import { openPdf, pdfPageDrawing, pdfPageSize, pdfPageText, renderPdfPage, renderPdfPagePixels, type PageDrawing, type Pixels } from '../../engines/pdf.js';
@@ -434,7 +434,15 @@ async function ocrPage(source: OcrSource, unitsPerPixel: number, options: OcrOpt
 async function cjkReading(png: Buffer, reading: OcrOptions, latin: OcrResult): Promise<OcrResult | undefined> {
   const languages = reading.languages ?? [];
   if (readsCjk(languages) || !looksForeign(latin.words)) return undefined;
-  const cjk = await ocrImage(png, { ...reading, languages: [...CJK_MODELS, ...languages], again: true });
+  // tesseract.js carries no CJK models; a native tesseract without the optional packages fails on them: the Latin reading stays.
+  if ((await chooseOcrEngine(reading.engine)) !== 'native') return undefined;
+  let cjk: OcrResult;
+  try {
+    cjk = await ocrImage(png, { ...reading, languages: [...CJK_MODELS, ...languages], again: true });
+  } catch (err) {
+    if (err instanceof EngineFailedError) return undefined;
+    throw err;
+  }
   return sureGlyphWidths(cjk.words) > sureGlyphWidths(latin.words) ? cjk : undefined;
 }
 
