@@ -458,4 +458,3 @@ async function paddleOcrPage(png: Buffer, unitsPerPixel: number, linePrefix: str
   // PP-OCR finds text lines at any angle itself: its reading is not retried.
   return { width: result.width, height: result.height, words, sure: sureCharacters(words), poor: false, sideways: false };
 }
-
