@@ -27,9 +27,8 @@
  */
 import type { InvoiceField } from './invoice-field-names.js';
 import type { FieldCandidate } from './field-candidate.js';
-import { plain } from './normalize.js';
+import { hasCjk, plain } from './normalize.js';
 import { findNationalTaxId, nationalCheckDigits, validTaiwanBusinessNumber } from './national-tax-ids.js';
-import { hasCjk } from '../page/cjk-text.js';
 import { nationalNumberOf, vatCheckDigits } from './vat-check-digits.js';
 
 /**

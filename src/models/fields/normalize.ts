@@ -154,6 +154,14 @@ function monthNumber(name: string): number | undefined {
   return months.size === 1 ? [...months][0] : undefined;
 }
 
+/** A Chinese character (Han), a kana, or a CJK sign (the ideographic comma, full stop, brackets). */
+export const CJK_CHARACTER = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\u30fc]/u;
+
+/** Whether the text holds any Chinese or Japanese character. */
+export function hasCjk(text: string): boolean {
+  return CJK_CHARACTER.test(text);
+}
+
 /** Lower case without diacritics: "Março" -> "marco". */
 export function plain(text: string): string {
   // Kana voicing marks are letters' parts, not accents ("ご請求" is no "こ請求"): kept, and composed back.

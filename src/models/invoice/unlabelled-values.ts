@@ -7,10 +7,9 @@ import { currencyNamed, findAmountInWords } from './amount-in-words.js';
 import { SURE_PAYMENT, type FieldCandidate } from '../fields/field-candidate.js';
 import { plausibleYear, readIban, REPAIRED_IBAN, subRun, type ValueReader } from '../fields/field-values.js';
 import { findIbans, findPrefixedVatNumber } from '../fields/identifiers.js';
-import { cents, chineseYuan, type DateOptions, findAmounts, findCurrencies, findDates, type FoundCurrency, plain } from '../fields/normalize.js';
+import { cents, chineseYuan, type DateOptions, hasCjk, findAmounts, findCurrencies, findDates, type FoundCurrency, plain } from '../fields/normalize.js';
 import { CARD_PAYMENT } from '../fields/invoice-labels.js';
 import { joinRuns, type PageText, type TextLine } from '../page/text/text-lines.js';
-import { hasCjk } from '../page/cjk-text.js';
 
 /** Without a label, a date is the invoice's only weakly (the document may print several). */
 const UNLABELLED_DATE = 0.3;

@@ -4,18 +4,12 @@
  * Chinese and Japanese models end a "word" every character or two, and the page text would put a
  * space between each ("總 計 : 1,050"), which no label or date pattern reads.
  */
+import { CJK_CHARACTER } from '../fields/normalize.js';
 import { joinAdjacentWords } from './join-words.js';
 import type { PageWord } from './text/text-lines.js';
 
-/** A Chinese character (Han), a kana, or a CJK sign (the ideographic comma, full stop, brackets). */
-export const CJK_CHARACTER = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\u30fc]/u;
 const CJK_AT_END = new RegExp(`${CJK_CHARACTER.source}$`, 'u');
 const CJK_AT_START = new RegExp(`^${CJK_CHARACTER.source}`, 'u');
-
-/** Whether the text holds any Chinese or Japanese character. */
-export function hasCjk(text: string): boolean {
-  return CJK_CHARACTER.test(text);
-}
 
 /**
  * The fullwidth forms of ASCII (U+FF01-FF5E: "１２０", "：", "（", "ＮＴ＄"), the fullwidth yen

@@ -433,7 +433,8 @@ async function ocrPage(source: OcrSource, unitsPerPixel: number, options: OcrOpt
  */
 async function cjkReading(png: Buffer, reading: OcrOptions, latin: OcrResult): Promise<OcrResult | undefined> {
   const languages = reading.languages ?? [];
-  if (readsCjk(languages) || !looksForeign(latin.words)) return undefined;
+  // A page lying sideways reads as foreign glyphs too: it is turned first (readImagePage), and its turned readings judged.
+  if (readsCjk(languages) || linesRunDown(latin.words) || !looksForeign(latin.words)) return undefined;
   // tesseract.js carries no CJK models; a native tesseract without the optional packages fails on them: the Latin reading stays.
   if ((await chooseOcrEngine(reading.engine)) !== 'native') return undefined;
   let cjk: OcrResult;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { foldFullwidth, hasCjk, joinCjkWords } from '../../../src/models/page/cjk-text.js';
+import { hasCjk } from '../../../src/models/fields/normalize.js';
+import { foldFullwidth, joinCjkWords } from '../../../src/models/page/cjk-text.js';
 import { looksForeign, readsCjk, sureGlyphWidths } from '../../../src/models/page/cjk-reading.js';
 import type { PageWord } from '../../../src/models/page/text/text-lines.js';
 
