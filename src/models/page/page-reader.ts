@@ -433,8 +433,9 @@ async function ocrPage(source: OcrSource, unitsPerPixel: number, options: OcrOpt
  */
 async function cjkReading(png: Buffer, reading: OcrOptions, latin: OcrResult): Promise<OcrResult | undefined> {
   const languages = reading.languages ?? [];
-  // A page lying sideways reads as foreign glyphs too: it is turned first (readImagePage), and its turned readings judged.
-  if (readsCjk(languages) || linesRunDown(latin.words) || !looksForeign(latin.words)) return undefined;
+  // A page lying sideways or upside down reads as foreign glyphs too (upside-down capitals come out
+  // as kana): the readings that decide its turn (readImagePage, `again`) are Latin ones.
+  if (reading.again || readsCjk(languages) || linesRunDown(latin.words) || !looksForeign(latin.words)) return undefined;
   // tesseract.js carries no CJK models; a native tesseract without the optional packages fails on them: the Latin reading stays.
   if ((await chooseOcrEngine(reading.engine)) !== 'native') return undefined;
   let cjk: OcrResult;
