@@ -17,10 +17,11 @@ COPY src ./src
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
-# Offline engines: OCR (5 languages), audio/video, speech to text, PDF rasterising.
+# Offline engines: OCR (5 languages, and Chinese and Japanese for the pages that need them), audio/video, speech to text, PDF rasterising.
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       tesseract-ocr tesseract-ocr-eng tesseract-ocr-por tesseract-ocr-fra tesseract-ocr-deu tesseract-ocr-spa \
+      tesseract-ocr-chi-tra tesseract-ocr-chi-sim tesseract-ocr-jpn \
       ffmpeg pocketsphinx pocketsphinx-en-us poppler-utils ca-certificates libjemalloc2 \
  && ln -s "$(dpkg -L libjemalloc2 | grep '/libjemalloc\.so\.2$')" /usr/local/lib/libjemalloc.so.2 \
  && test -e /usr/local/lib/libjemalloc.so.2 \

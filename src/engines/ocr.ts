@@ -50,9 +50,12 @@ export interface OcrOptions {
 /** The native tesseract binary, or its tesseract.js (WASM) build bundled with the service. */
 export type OcrEngine = 'native' | 'wasm';
 
-// The traineddata installed with the service (tesseract-ocr-eng/-por/-fra/-deu/-spa), by primary language subtag.
-const TESSERACT_MODELS: Readonly<Record<string, string>> = { en: 'eng', pt: 'por', fr: 'fra', de: 'deu', es: 'spa' };
-const INSTALLED_MODELS = new Set(Object.values(TESSERACT_MODELS));
+// The traineddata installed with the service (tesseract-ocr-eng/-por/-fra/-deu/-spa/-jpn/-chi-tra/-chi-sim),
+// by primary language subtag. Chinese is read in traditional characters (Taiwan, Hong Kong) unless
+// the tag names the simplified script or a country that writes it (SIMPLIFIED_CHINESE).
+const TESSERACT_MODELS: Readonly<Record<string, string>> = { en: 'eng', pt: 'por', fr: 'fra', de: 'deu', es: 'spa', ja: 'jpn', zh: 'chi_tra' };
+const SIMPLIFIED_CHINESE = /^zh[-_](?:hans|cn|sg|my)\b/;
+const INSTALLED_MODELS = new Set([...Object.values(TESSERACT_MODELS), 'chi_sim']);
 const DEFAULT_TIMEOUT_MS = 120_000;
 
 // Tesseract's TSV columns (page_num, at 1, is always 1: one image per run) and the levels of its rows.
@@ -64,6 +67,7 @@ const WORD_LEVEL = 5;
 export function tesseractLanguage(tag: string): string {
   const code = tag.trim().toLowerCase();
   if (INSTALLED_MODELS.has(code)) return code;
+  if (SIMPLIFIED_CHINESE.test(code)) return 'chi_sim';
   const model = TESSERACT_MODELS[code.split(/[-_]/)[0] ?? ''];
   if (!model) throw new UnsupportedLanguageError(tag);
   return model;

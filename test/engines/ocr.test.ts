@@ -102,7 +102,9 @@ describe('ocr engine', () => {
       'por',
       'eng',
     ]);
-    expect(() => tesseractLanguage('ja-JP')).toThrow(UnsupportedLanguageError);
+    // Chinese in traditional characters unless the tag names the simplified script or a country writing it.
+    expect(['ja-JP', 'zh-TW', 'zh-HK', 'zh', 'zh-CN', 'zh-Hans', 'chi_sim'].map(tesseractLanguage)).toEqual(['jpn', 'chi_tra', 'chi_tra', 'chi_tra', 'chi_sim', 'chi_sim', 'chi_sim']);
+    expect(() => tesseractLanguage('ko-KR')).toThrow(UnsupportedLanguageError);
   });
 
   it('says clearly when the native tesseract is asked for but not installed', async () => {

@@ -28,8 +28,8 @@
  */
 import type { InvoiceField } from './invoice-field-names.js';
 import type { FieldCandidate } from './field-candidate.js';
-import { plain } from './normalize.js';
-import { findNationalTaxId, nationalCheckDigits } from './national-tax-ids.js';
+import { hasCjk, plain } from './normalize.js';
+import { findNationalTaxId, nationalCheckDigits, validTaiwanBusinessNumber } from './national-tax-ids.js';
 import { nationalNumberOf, vatCheckDigits } from './vat-check-digits.js';
 
 /**
@@ -149,7 +149,9 @@ export function evidenceFor(field: InvoiceField, candidate: FieldCandidate, chec
     // (a CNPJ under "CNPJ", an RFC after "RFC"); their check digits are weighed alike.
     const national = findNationalTaxId(candidate.value.text.toUpperCase());
     if (candidate.label >= TERM_LABEL && (isVatForm(id) || national)) agreeing.push('term label');
-    const digits = vatCheckDigits(id) ?? (national && nationalCheckDigits(candidate.value.text));
+    // Eight digits after a Chinese label: Taiwan's business number, with its own check.
+    const taiwanese = !national && /^\d{8}$/.test(id) && hasCjk(candidate.labelLine?.text ?? '');
+    const digits = vatCheckDigits(id) ?? (national ? nationalCheckDigits(candidate.value.text) : taiwanese ? validTaiwanBusinessNumber(id) : undefined);
     if (digits === true) agreeing.push('check');
     const numbers = companyNumbers(field, id, candidates);
     if (numbers === 'agree') agreeing.push('found again');

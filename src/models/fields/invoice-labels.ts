@@ -5,6 +5,7 @@
  * Sources are regexes over `plain` text (lower case, no accents), matched at a word start;
  * the longest label found at a place wins, so "Total VAT" is not read as "Total".
  */
+import { CJK_INVOICE_LABELS } from './cjk-invoice-labels.js';
 import { EU_INVOICE_LABELS } from './eu-invoice-labels.js';
 import { FISCAL_PRINT_LABELS } from './fiscal-print-labels.js';
 import { includedTaxLabels } from './included-tax-labels.js';
@@ -442,4 +443,5 @@ export const INVOICE_LABELS: readonly LabelDefinition[] = ocrTolerant([
   ...includedTaxLabels(TAX_WORD),
   ...EU_INVOICE_LABELS,
   ...FISCAL_PRINT_LABELS,
+  ...CJK_INVOICE_LABELS,
 ]);

@@ -33,11 +33,21 @@ interface CompiledLabel {
 }
 
 /**
+ * A character of a word written with spaces between words. Chinese and Japanese write none: each
+ * of their characters may start or end a word, and a figure or a code may follow a label's last
+ * character without a space ("總計1,050", "發票號碼AB-12345678").
+ */
+const SPACED_WORD_CHARACTER = '(?![\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}])[\\p{L}\\p{N}]';
+const UNSPACED_CHARACTER = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const SPACED_WORD_AT_END = new RegExp(`${SPACED_WORD_CHARACTER}$`, 'u');
+const SPACED_WORD_AFTER = new RegExp(`^[/-]?${SPACED_WORD_CHARACTER}`, 'u');
+
+/**
  * A label ends at a word end, or at a sign a value may follow without a space ("n°2024-118",
  * "Invoice#123").
  */
 export function compileLabels(definitions: readonly LabelDefinition[]): CompiledLabel[] {
-  return definitions.map((definition) => ({ definition, pattern: new RegExp(`(?:${definition.source})(?:(?<![\\p{L}\\p{N}])|(?![\\p{L}\\p{N}]))`, 'yu') }));
+  return definitions.map((definition) => ({ definition, pattern: new RegExp(`(?:${definition.source})(?:(?<!${SPACED_WORD_CHARACTER})|(?!${SPACED_WORD_CHARACTER}))`, 'yu') }));
 }
 
 /**
@@ -77,7 +87,7 @@ function hitsInLine(line: TextLine, { plain, offsets }: Folded, labels: readonly
   // Where the line's last label ended, in `plain`.
   let lastEnd = -1;
   for (let at = 0; at < plain.length; ) {
-    const wordStart = (at === 0 || !/[\p{L}\p{N}]/u.test(plain[at - 1]!)) && /[\p{L}\p{N}#]/u.test(plain[at]!);
+    const wordStart = (at === 0 || !SPACED_WORD_AT_END.test(plain[at - 1]!) || UNSPACED_CHARACTER.test(plain[at]!)) && /[\p{L}\p{N}#]/u.test(plain[at]!);
     const best = wordStart ? longestLabelAt(plain, at, labels) : undefined;
     if (!best) {
       at++;
@@ -85,8 +95,8 @@ function hitsInLine(line: TextLine, { plain, offsets }: Folded, labels: readonly
     }
     // A label glued to a code is part of the code: "GST/909/23-24", "RE-50102" (a label that
     // ends in a space, as "VAT 25% " does, is not glued to the minus of "-100.00").
-    const endsInWord = /[\p{L}\p{N}]$/u.test(plain.slice(at, best.end));
-    if (endsInWord && /^[/-]?[\p{L}\p{N}]/u.test(plain.slice(best.end))) {
+    const endsInWord = SPACED_WORD_AT_END.test(plain.slice(at, best.end));
+    if (endsInWord && SPACED_WORD_AFTER.test(plain.slice(best.end))) {
       at = best.end;
       continue;
     }

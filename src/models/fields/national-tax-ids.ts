@@ -2,15 +2,17 @@
  * Sellers' tax ids that are no EU VAT number and carry no country prefix, known by their printed
  * shape: the Brazilian CNPJ ("81.583.054/0001-29") and CPF ("765.865.078-12"), the Mexican RFC
  * ("AAA010101AAA"), the Indian GSTIN ("29AAHCS6672E1ZZ"), the Japanese qualified invoice issuer's
- * number ("T7000012050002"), the Australian ABN ("51 824 753 556") and the Canadian business number
- * with its program account ("784123655 RT0001"). Where a number has check
+ * number ("T7000012050002"), the Australian ABN ("51 824 753 556"), the Canadian business number
+ * with its program account ("784123655 RT0001") and the Chinese unified social credit code
+ * ("91420000753416406R"). Taiwan's business number (統一編號) is eight digits, a shape too common
+ * to find alone: its check (validTaiwanBusinessNumber) is weighed where a Chinese label names it. Where a number has check
  * digits their test is evidence for it as an EU VAT id's are (confidence-evidence.ts): a number
  * whose digits fail is misread or a placeholder.
  */
 
 import { luhn } from './luhn.js';
 
-export type NationalTaxIdKind = 'CNPJ' | 'CPF' | 'RFC' | 'GSTIN' | 'JP-T' | 'ABN' | 'CA-BN';
+export type NationalTaxIdKind = 'CNPJ' | 'CPF' | 'RFC' | 'GSTIN' | 'JP-T' | 'ABN' | 'CA-BN' | 'CN-USCC';
 
 export interface NationalTaxId {
   kind: NationalTaxIdKind;
@@ -61,6 +63,29 @@ function validJapaneseNumber(number: string): boolean {
   return 9 - (sum % 9) === Number(number[0]);
 }
 
+/** The characters of a Chinese unified social credit code: digits and the capitals but I, O, S, V, Z. */
+const USCC_CHARACTERS = '0123456789ABCDEFGHJKLMNPQRTUWXY';
+
+/** Chinese unified social credit code: its eighteenth character checks the seventeen before it, weights 3^i modulo 31. */
+function validUscc(code: string): boolean {
+  let sum = 0;
+  for (let i = 0, weight = 1; i < 17; i++, weight = (weight * 3) % 31) sum += USCC_CHARACTERS.indexOf(code[i]!) * weight;
+  return USCC_CHARACTERS[(31 - (sum % 31)) % 31] === code[17];
+}
+
+/**
+ * Taiwan's business administration number (統一編號): eight digits weighted 1,2,1,2,1,2,4,1, the
+ * digits of each product summed, the total divisible by 5 (by 10 before the numbers ran short and
+ * the Ministry of Finance widened the rule; every old number passes the new test). Where the
+ * seventh digit is 7 its product (28) counts as 10 or as 1, either passing.
+ */
+export function validTaiwanBusinessNumber(number: string): boolean {
+  if (!/^\d{8}$/.test(number)) return false;
+  const productDigits = (product: number) => Math.floor(product / 10) + (product % 10);
+  const sum = digitsOf(number).reduce((total, digit, i) => total + productDigits(digit * [1, 2, 1, 2, 1, 2, 4, 1][i]!), 0);
+  return sum % 5 === 0 || (number[6] === '7' && (sum + 1) % 5 === 0);
+}
+
 /** ABN: the first digit less one, the digits weighted, divisible by 89. */
 function validAbn(number: string): boolean {
   const d = digitsOf(number);
@@ -98,6 +123,7 @@ const SHAPES: readonly Shape[] = [
   // The program account (RT for GST/HST) after the nine digits, which the CRA also prints grouped
   // ("12201 6769 RT0001", "123 456 789 RT 0001"); the ninth digit is a Luhn check digit.
   { kind: 'CA-BN', pattern: /(?<!\d ?)(?:\d{9}|\d{5}\s\d{4}|\d{3}\s\d{3}\s\d{3})\s?R[TPCR]\s?\d{4}(?!\d)/, valid: (n) => luhn(n.slice(0, 9)) },
+  { kind: 'CN-USCC', pattern: /(?<![A-Z0-9])[0-9A-HJ-NPQRTUWXY]{2}\d{6}[0-9A-HJ-NPQRTUWXY]{10}(?![A-Z0-9])/, valid: validUscc },
   { kind: 'RFC', pattern: /(?<![\p{L}\p{N}&])[A-ZÑ&]{3,4}\s?-?\s?\d{6}\s?-?\s?[A-Z\d]{3}(?![\p{L}\p{N}])/u, formed: (n) => validRfcDate(n.replace(/^[A-ZÑ&]{3,4}/, '').slice(0, 6)) },
 ];
 

@@ -31,8 +31,44 @@ const MONTH_NAMES: readonly (readonly string[])[] = [
   ['december', 'dezembro', 'decembre', 'dezember', 'diciembre', 'dicembre'],
 ];
 
+type DatePattern = { pattern: RegExp; parts: (m: RegExpExecArray, options: DateOptions) => [string, string, string] };
+
+/**
+ * The years of the eras Chinese and Japanese documents count in, by the name printed before the
+ * year: the Republic of China's (民國, Taiwan: year 1 is 1912) and Japan's (令和: 2019, 平成: 1989,
+ * 昭和: 1926, and their initials R, H, S). Year 1 of an era is also written 元 ("令和元年").
+ */
+const ERA_YEAR_ZERO: Readonly<Record<string, number>> = { 民國: 1911, 民国: 1911, 令和: 2018, R: 2018, 平成: 1988, H: 1988, 昭和: 1925, S: 1925 };
+/** A Taiwanese date without its era: a three-digit year is the Republic's (113 is 2024); years 100 to 199 are 2011 to 2110. */
+const ROC_YEAR_ZERO = 1911;
+
+/** The Gregorian year of a year written with or without its era, or undefined when the year cannot be placed. */
+function eraYear(era: string | undefined, year: string): string | undefined {
+  const number = year === '元' ? 1 : Number(year);
+  if (era) return String(ERA_YEAR_ZERO[era]! + number);
+  if (year.length === 4) return year;
+  if (year.length === 3 && year.startsWith('1')) return String(ROC_YEAR_ZERO + number);
+  return undefined;
+}
+
+const ERA = Object.keys(ERA_YEAR_ZERO).join('|');
+
+/**
+ * Dates as Chinese and Japanese write them: year 年 month 月 day 日, the year Gregorian or of an era
+ * ("2024年5月20日", "令和6年5月20日", "民國113年05月20日", "113年05月20日", OCR's "2025 年 1 月 25 日"),
+ * and Taiwan's numeric dates with the Republic's three-digit year ("113/05/20"). A month without its
+ * day ("113年05-06月", the filing period of a Taiwanese invoice) is no date.
+ */
+const CJK_DATE_PATTERNS: readonly DatePattern[] = [
+  {
+    pattern: new RegExp(`(?:(${ERA})\\s*)?(?<!\\d)(\\d{1,4}|元)\\s*年\\s*(\\d{1,2})\\s*月\\s*(\\d{1,2})\\s*日`, 'gu'),
+    parts: (m) => [eraYear(m[1], m[2]!) ?? '', m[3]!, m[4]!],
+  },
+  { pattern: /(?<![\d/.-])(1\d{2})([/.-])(\d{1,2})\2(\d{1,2})(?![\d/.-]*\d)/gu, parts: (m) => [String(ROC_YEAR_ZERO + Number(m[1])), m[3]!, m[4]!] },
+];
+
 const WORD = '\\p{L}{3,}\\.?';
-const DATE_PATTERNS: ReadonlyArray<{ pattern: RegExp; parts: (m: RegExpExecArray, options: DateOptions) => [string, string, string] }> = [
+const DATE_PATTERNS: readonly DatePattern[] = [
   // 2024-01-15, 2024/01/15
   { pattern: /(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)/gu, parts: (m) => [m[1]!, m[2]!, m[3]!] },
   // 15/01/2024, 15-01-24, 01/15/2024, 23- 03-18 as OCR spaces it (dotted dates are day first everywhere)
@@ -54,7 +90,9 @@ const DATE_PATTERNS: ReadonlyArray<{ pattern: RegExp; parts: (m: RegExpExecArray
     pattern: new RegExp(`(${WORD})\\s*(\\d{1,2})(?:st|nd|rd|th)?\\s*,?\\s*(\\d{4})(?!\\d)`, 'gu'),
     parts: (m) => [m[3]!, m[1]!, m[2]!],
   },
+  ...CJK_DATE_PATTERNS,
 ];
+
 
 /** The first date in `text`, normalised: of each pattern its first match that is a real day. */
 export function findDate(text: string, options: DateOptions = {}): FoundDate | undefined {
@@ -128,9 +166,19 @@ function monthNumber(name: string): number | undefined {
   return months.size === 1 ? [...months][0] : undefined;
 }
 
+/** A Chinese character (Han), a kana, or a CJK sign (the ideographic comma, full stop, brackets). */
+export const CJK_CHARACTER = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\u30fc]/u;
+
+/** Whether the text holds any Chinese or Japanese character. */
+export function hasCjk(text: string): boolean {
+  return CJK_CHARACTER.test(text);
+}
+
 /** Lower case without diacritics: "Março" -> "marco". */
 export function plain(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  // Kana voicing marks are letters' parts, not accents ("ご請求" is no "こ請求"): kept, and composed back.
+  const folded = text.normalize('NFD').replace(/(?![\u3099\u309a])\p{M}/gu, '').toLowerCase();
+  return /[\u3099\u309a]/u.test(folded) ? folded.normalize('NFC') : folded;
 }
 
 /**
@@ -180,11 +228,20 @@ const CURRENCY_SIGNS: Readonly<Record<string, string>> = {
   'Kč': 'CZK',
   RM: 'MYR',
   Rp: 'IDR',
+  // Chinese and Japanese: the Taiwan dollar ("NT$", 新台幣), the yen (円), the yuan (元: on a
+  // Taiwanese page the Taiwan dollar, see chineseYuan) and the renminbi written out.
+  NT$: 'TWD',
+  新台幣: 'TWD',
+  新臺幣: 'TWD',
+  円: 'JPY',
+  元: 'CNY',
+  人民币: 'CNY',
+  人民幣: 'CNY',
 };
 const CURRENCY_WORDS: Readonly<Record<string, string>> = { rs: 'INR', 'rs.': 'INR', inr: 'INR', 'fr.': 'CHF', 'sfr.': 'CHF' };
 const CURRENCY_CODES = [
   'EUR', 'USD', 'GBP', 'CHF', 'BRL', 'JPY', 'CAD', 'AUD', 'NZD', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'HUF', 'RON', 'BGN', 'AOA', 'MZN', 'CVE',
-  'INR', 'MYR', 'SGD', 'HKD', 'CNY', 'RMB', 'IDR', 'PHP', 'THB', 'VND', 'KRW', 'AED', 'SAR', 'QAR', 'TRY', 'ZAR', 'NGN', 'KES', 'MXN', 'ILS',
+  'INR', 'MYR', 'SGD', 'HKD', 'CNY', 'RMB', 'TWD', 'NTD', 'IDR', 'PHP', 'THB', 'VND', 'KRW', 'AED', 'SAR', 'QAR', 'TRY', 'ZAR', 'NGN', 'KES', 'MXN', 'ILS',
 ];
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const SIGN_SOURCE = Object.keys(CURRENCY_SIGNS)
@@ -196,6 +253,31 @@ const CURRENCY = new RegExp(
   'u',
 );
 
+/** Codes printed for a currency besides its ISO code. */
+const CODE_ALIASES: Readonly<Record<string, string>> = { RMB: 'CNY', NTD: 'TWD' };
+
+/**
+ * Characters of tax and money words that Taiwan (and Hong Kong) write in their traditional form
+ * and the mainland in its simplified one ("發票" and "发票", "稅" and "税", "總計" and "总计").
+ * The traditional ones are those Japanese writes otherwise too (発, 税, 価, 総, 号...): a page of
+ * kanji without kana is not taken for a Taiwanese one.
+ */
+const TRADITIONAL_ONLY = /[發稅價總營賣號證聯臺單據]/gu;
+const SIMPLIFIED_ONLY = /[发税计价额总营买卖统号证联币单据]/gu;
+
+/**
+ * The currency the yuan sign and character (¥, 元) stand for on a Chinese page: the Taiwan dollar
+ * where the page writes traditional characters, the renminbi where it writes simplified ones;
+ * undefined on a page of neither (a Japanese page's ¥ is the yen).
+ */
+export function chineseYuan(text: string): 'TWD' | 'CNY' | undefined {
+  if (/[\p{Script=Hiragana}\p{Script=Katakana}]/u.test(text)) return undefined;
+  const traditional = text.match(TRADITIONAL_ONLY)?.length ?? 0;
+  const simplified = text.match(SIMPLIFIED_ONLY)?.length ?? 0;
+  if (traditional === 0 && simplified === 0) return undefined;
+  return traditional > simplified ? 'TWD' : 'CNY';
+}
+
 export interface FoundCurrency {
   /** ISO 4217. */
   code: string;
@@ -206,7 +288,7 @@ export interface FoundCurrency {
 /** Every currency code or symbol in `text`. */
 export function findCurrencies(text: string): FoundCurrency[] {
   return [...text.matchAll(new RegExp(CURRENCY.source, 'gu'))].map((match) => ({
-    code: match[1] ? (match[1] === 'RMB' ? 'CNY' : match[1]) : match[2] ? CURRENCY_SIGNS[match[2]]! : CURRENCY_WORDS[match[3]!.toLowerCase()] ?? 'INR',
+    code: match[1] ? (CODE_ALIASES[match[1]] ?? match[1]) : match[2] ? CURRENCY_SIGNS[match[2]]! : CURRENCY_WORDS[match[3]!.toLowerCase()] ?? 'INR',
     index: match.index,
     length: match[0].length,
   }));
@@ -296,8 +378,10 @@ export function findAmounts(text: string): FoundAmount[] {
     // An amount with cents OCR glued to the word before it ("FACTURA393,25", "Total:12.50"): a
     // code's letters are fewer ("A1234", "FT2024"), and a time has a digit before its colon.
     const afterWord = /\p{L}{4}$/u.test(before) && /[.,]\d{2}$/.test(printed);
-    const touchesBefore = !afterWord && /(?:[\p{L}\d/#]|\d[.,:-])$/u.test(before);
-    if (!glued && (touchesBefore || /^(?:[\d/:]|[.,-]\d|\p{L})/u.test(after))) continue;
+    // Chinese and Japanese write a label or a unit right against the figure ("總計1,050", "50個"):
+    // their characters do not glue a number into a word.
+    const touchesBefore = !afterWord && /(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])[\p{L}\d/#]|\d[.,:-])$/u.test(before);
+    if (!glued && (touchesBefore || /^(?:[\d/:]|[.,-]\d|(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])\p{L})/u.test(after))) continue;
     // A rate, not an amount: "20 %"; a quantity, not an amount: "492 m3", "30 days".
     if (/^\s?%/u.test(after) || (!currency && QUANTITY_UNIT.test(after))) continue;
     found.push({ value: plainDecimal(printed), index: match.index, length: printed.length, decimals: /[.,]\d{1,2}$/.test(printed), ...(currency ? { currency } : {}) });

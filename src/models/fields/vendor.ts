@@ -80,9 +80,14 @@ function cannotBeName(line: TextLine, labelled: ReadonlySet<TextLine>): boolean 
   if (/@|www\.|https?:|^\+?\d[\d\s()-]{6,}$/.test(text)) return true;
   // A first word with a colon is a label or a heading's lead-in ("Neu: Online Shop", "Hinweis: ..."), not a name.
   if (/^\p{L}+\s*:\s/u.test(text)) return true;
+  // A Japanese addressee: the honorific after the customer's name ("Example Company 御中", "山田太郎 様").
+  if (ADDRESSEE_HONORIFIC.test(text)) return true;
   // Mostly digits: an address number, a phone, a postcode line.
   return (text.match(/\d/g)?.length ?? 0) > 0.3 * text.replace(/\s/g, '').length;
 }
+
+/** The honorifics Japanese documents put after the name they are addressed to: the customer, never the issuer. */
+const ADDRESSEE_HONORIFIC = /(?:御中|様|殿)$/u;
 
 /**
  * The first segment of a footer or sender line ("Acme GmbH · Hauptstr. 1 · 10115 Berlin"): the

@@ -18,7 +18,7 @@ import { type FormLabels, inGridCell, opensLine, underGridLabel } from './grid-c
 import { itemRowLines, namesNoField, TAX_CATEGORIES } from './label-filters.js';
 import { columnSum, columnValues, firstInRow, furtherInRow, lineOf, rowAfter, totalsRowColumns } from './totals-row.js';
 import { vatTableTotals } from './vat-table.js';
-import { amountsInWords, currencyMentions, ibans, loneAmount, paidAmounts, totalsOfParts, unlabelledDates, unlabelledVatNumbers } from './unlabelled-values.js';
+import { amountsInWords, currencyMentions, ibans, loneAmount, paidAmounts, taiwaneseInvoiceNumbers, totalsOfParts, unlabelledDates, unlabelledVatNumbers } from './unlabelled-values.js';
 
 export interface PageReadOptions {
   dates: DateOptions;
@@ -330,6 +330,7 @@ export function findPageCandidates(page: PageText, options: PageReadOptions): Pa
     ...vatTableTotals(page, excluded),
     ...unlabelledDates(page, options.dates, excluded, candidates, hits),
     ...ibans(page, excluded),
+    ...taiwaneseInvoiceNumbers(page, excluded),
     ...currencyMentions(page),
     ...amountsInWords(page),
   );

@@ -247,8 +247,8 @@ function pageCandidates(page: ReadPage, kind: InvoiceKind, dates: DateOptions): 
   return found.filter((candidate) => !payers.has(candidate)).map((candidate) => ({ ...candidate, ...(NAME_FIELDS.has(candidate.category) ? respelled(candidate, page.accented) : {}), page: page.ref }));
 }
 
-/** Words before a tax number's label that make it the addressee's: "Ihre UID", "Your VAT No.", "Customer VAT", "BTW klant". */
-const ADDRESSEE_WORDS = /\b(?:your|ihre?|uw|votre|vostra|vuestro|su|customer|client|cliente|kunden?|klant|buyer|recipient|destinatario|destinataire)\b/;
+/** Words before a tax number's label that make it the addressee's: "Ihre UID", "Your VAT No.", "Customer VAT", "BTW klant", the buyer's "買方". */
+const ADDRESSEE_WORDS = /\b(?:your|ihre?|uw|votre|vostra|vuestro|su|customer|client|cliente|kunden?|klant|buyer|recipient|destinatario|destinataire)\b|買方|买方|買受人|买受人|購買方|购买方|客戶|客户/;
 
 function namesTheAddressee(taxId: FieldCandidate): boolean {
   const line = taxId.labelLine!;

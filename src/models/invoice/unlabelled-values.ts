@@ -7,7 +7,7 @@ import { currencyNamed, findAmountInWords } from './amount-in-words.js';
 import { SURE_PAYMENT, type FieldCandidate } from '../fields/field-candidate.js';
 import { plausibleYear, readIban, REPAIRED_IBAN, subRun, type ValueReader } from '../fields/field-values.js';
 import { findIbans, findPrefixedVatNumber } from '../fields/identifiers.js';
-import { cents, type DateOptions, findAmounts, findCurrencies, findDates, plain } from '../fields/normalize.js';
+import { cents, chineseYuan, type DateOptions, hasCjk, findAmounts, findCurrencies, findDates, type FoundCurrency, plain } from '../fields/normalize.js';
 import { CARD_PAYMENT } from '../fields/invoice-labels.js';
 import { debitsTheAccount } from './label-filters.js';
 import { vatCheckDigits } from '../fields/vat-check-digits.js';
@@ -181,14 +181,36 @@ function wrappedIban(page: PageText, line: TextLine, next: TextLine | undefined)
 export function currencyMentions(page: PageText): FieldCandidate[] {
   // A yen sign on a page of Indian taxes is OCR's reading of the rupee sign (₹ and ¥ look alike).
   const indian = INDIAN_TAX.test(page.text);
+  // The yuan sign and character on a Chinese page: the renminbi, or the Taiwan dollar on a Taiwanese one.
+  const yuan = chineseYuan(page.text);
+  const yuanSign = (text: string, c: FoundCurrency) => yuan !== undefined && (text[c.index] === '¥' || text[c.index] === '元');
   return page.lines.flatMap((line) => {
-    const found = findCurrencies(line.text).map((c) => (indian && c.code === 'JPY' && c.length === 1 ? { ...c, code: 'INR' } : c));
+    const found = findCurrencies(line.text).map((c) => (indian && c.code === 'JPY' && c.length === 1 ? { ...c, code: 'INR' } : yuanSign(line.text, c) ? { ...c, code: yuan! } : c));
     const gstin = GSTIN.exec(line.text);
     if (gstin) found.push({ code: 'INR', index: gstin.index, length: gstin[0].length });
     return found.flatMap((c) => {
       const run = subRun(page, line, c.index, c.length);
       return run ? [{ category: 'CurrencyMention' as const, value: run, contentNormalized: c.code, score: 0.5, label: 0, labelLine: line }] : [];
     });
+  });
+}
+
+/**
+ * A Taiwanese unified invoice's number: the two capitals of its track (字軌) and eight digits,
+ * printed with or without a dash ("AB-12345678"), often with no label at all (an e-invoice proof
+ * prints it alone under the filing period).
+ */
+const TAIWAN_INVOICE_NUMBER = /(?<![A-Za-z0-9-])[A-Z]{2}-?\d{8}(?![\d-])/;
+/** Its score: above a title's guess (the line under "統一發票" is its period), below a labelled number's. */
+const TAIWAN_INVOICE_NUMBER_SCORE = 0.8;
+
+/** Numbers of a Taiwanese unified invoice's shape on a page written in Chinese (elsewhere two letters and eight digits are anything). */
+export function taiwaneseInvoiceNumbers(page: PageText, excluded: ReadonlySet<TextLine>): FieldCandidate[] {
+  if (!hasCjk(page.text)) return [];
+  return page.lines.flatMap((line) => {
+    const match = excluded.has(line) ? null : TAIWAN_INVOICE_NUMBER.exec(line.text);
+    const run = match && subRun(page, line, match.index, match[0].length);
+    return run ? [{ category: 'InvoiceId' as const, value: run, contentNormalized: match![0], score: TAIWAN_INVOICE_NUMBER_SCORE, label: 0, labelLine: line }] : [];
   });
 }
 

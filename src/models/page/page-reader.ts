@@ -1,6 +1,6 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { imagePageToPng, textLineHeight, withoutDotLeaders } from '../../engines/image.js';
-import { ocrImage, ocrProcessLimit, type OcrOptions } from '../../engines/ocr.js';
+import { chooseOcrEngine, ocrImage, ocrProcessLimit, type OcrOptions, type OcrResult } from '../../engines/ocr.js';
 import { levelPage, MIN_DESKEW_DEGREES, pageSkewDegrees } from '../../engines/deskew.js';
 import { paddleOcrAvailable, paddleOcrImage, type PaddleOcrOptions } from '../../engines/paddle-ocr.js';
 import { openPdf, pdfPageDrawing, pdfPageSize, pdfPageText, renderPdfPage, renderPdfPagePixels, type PageDrawing, type Pixels } from '../../engines/pdf.js';
@@ -10,6 +10,8 @@ import { hasPdftoppm, renderPdfPageGrey } from '../../engines/poppler.js';
 import { centerOf, containsPoint, growBox, overlap, scaleBox, unionBox, type Box } from './text/geometry.js';
 import { ModelRejectedInputError, type ModelInput } from '../model.js';
 import { rereadGarbled } from './garbled-words.js';
+import { foldFullwidth, joinCjkWords } from './cjk-text.js';
+import { CJK_MODELS, looksForeign, readsCjk, sureGlyphWidths } from './cjk-reading.js';
 import { joinSplitDecimals } from './split-decimals.js';
 import { joinSplitInitials } from './split-initials.js';
 import { isPoorReading, linesRunDown, sureCharacters, TURN_GAIN } from './reading-quality.js';
@@ -175,7 +177,7 @@ async function readPdfPage(pdf: PDFDocumentProxy, filePath: string, pageNumber: 
   let drawingRead: Promise<PageDrawing> | undefined;
   const drawing = () => (drawingRead ??= pdfPageDrawing(pdf, pageNumber));
   const layer = await pdfPageText(pdf, pageNumber);
-  const words = layer.words.map((word) => ({ ...word, confidence: 1 }));
+  const words = layer.words.map((word) => ({ ...word, text: foldFullwidth(word.text), confidence: 1 }));
   if (layer.hasTextLayer && !(await isScannedPage(drawing, size, words))) {
     let read: Promise<PageWord[]> | undefined;
     const imageWords = () => (read ??= readImageWords(pdf, pageNumber, size, drawing, words, options));
@@ -400,22 +402,50 @@ async function ocrPage(source: OcrSource, unitsPerPixel: number, options: OcrOpt
   const reading = { ...options, dpi: options.dpi ? options.dpi * scale : OCR_DPI };
   let result = await ocrImage(png, reading);
   let sure = sureCharacters(result.words);
+  let threshold = options.threshold;
   // Unless the caller chose a threshold, a poor reading with one threshold for the whole page is
   // read again with a threshold of each pixel's neighbourhood (photos lit unevenly); the one with
   // more sure characters is kept.
   if (isPoorReading(sure) && options.threshold === undefined) {
     const adaptive = await ocrImage(png, { ...reading, threshold: 'adaptive', again: true });
     const adaptiveSure = sureCharacters(adaptive.words);
-    if (adaptiveSure > sure) [result, sure] = [adaptive, adaptiveSure];
+    if (adaptiveSure > sure) [result, sure, threshold] = [adaptive, adaptiveSure, 'adaptive'];
   }
-  const read = await rereadGarbled(prepared, result.words, options.languages);
+  // Read again the way the kept reading was: a photo a global threshold loses is lost to every model.
+  const cjk = await cjkReading(png, { ...reading, threshold }, result);
+  if (cjk) [result, sure] = [cjk, sureCharacters(cjk.words)];
+  // PP-OCR's second readings know Latin characters only: a CJK reading keeps its own words.
+  const read = cjk || readsCjk(options.languages ?? []) ? result.words : await rereadGarbled(prepared, result.words, options.languages);
   const words: PageWord[] = read.map((word) => ({
-    text: word.text,
+    text: foldFullwidth(word.text),
     box: scaleBox(level ? level.toPage(word.box) : word.box, unitsPerPixel / scale),
     confidence: word.confidence,
     ocrLine: `${linePrefix}${word.block}.${word.paragraph}.${word.line}`,
   }));
-  return { width: Math.round(cleaned.width / scale), height: Math.round(cleaned.height / scale), words: joinSplitDecimals(joinSplitInitials(words)), sure, poor: isPoorReading(sure), sideways: linesRunDown(result.words) };
+  return { width: Math.round(cleaned.width / scale), height: Math.round(cleaned.height / scale), words: joinCjkWords(joinSplitDecimals(joinSplitInitials(words))), sure, poor: isPoorReading(sure), sideways: linesRunDown(result.words) };
+}
+
+/**
+ * The page read again with the Chinese and Japanese models when its reading with the page's own
+ * languages looks like Latin models guessing at CJK glyphs (cjk-reading.ts); kept when it reads
+ * more (CJK characters counted at their width). Undefined when the page needs no such reading or
+ * it read less.
+ */
+async function cjkReading(png: Buffer, reading: OcrOptions, latin: OcrResult): Promise<OcrResult | undefined> {
+  const languages = reading.languages ?? [];
+  // A page lying sideways or upside down reads as foreign glyphs too (upside-down capitals come out
+  // as kana): the readings that decide its turn (readImagePage, `again`) are Latin ones.
+  if (reading.again || readsCjk(languages) || linesRunDown(latin.words) || !looksForeign(latin.words)) return undefined;
+  // tesseract.js carries no CJK models; a native tesseract without the optional packages fails on them: the Latin reading stays.
+  if ((await chooseOcrEngine(reading.engine)) !== 'native') return undefined;
+  let cjk: OcrResult;
+  try {
+    cjk = await ocrImage(png, { ...reading, languages: [...CJK_MODELS, ...languages], again: true });
+  } catch (err) {
+    if (err instanceof EngineFailedError) return undefined;
+    throw err;
+  }
+  return sureGlyphWidths(cjk.words) > sureGlyphWidths(latin.words) ? cjk : undefined;
 }
 
 /** PP-OCR of a page image: it scales the image itself, told the height of its text lines. */
