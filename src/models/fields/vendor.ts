@@ -187,6 +187,9 @@ function printedDomains(lines: readonly TextLine[]): string[] {
  * on the page. Every letter must match, so a misread name is not confirmed by its domain.
  */
 export function domainSpellsName(page: PageText, name: string, customerLines: readonly TextLine[]): boolean {
+  // A word before a colon labels something ("cronus: ..."); one in lower case only is a word of the
+  // text (a handle, the domain itself), not a company's name as its letterhead prints it.
+  if (/:\s*$/.test(name) || !/\p{Lu}/u.test(name)) return false;
   const outside = page.lines.filter((line) => !customerLines.some((heading) => isInBlockOf(heading, line)));
   const domains = new Set(printedDomains(outside));
   return nameSpellings(name).some((spelling) => spelling.length >= 4 && domains.has(spelling));

@@ -2,9 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { Entity } from '../../../src/domain/entities.js';
 import { invoicesUniversalModel } from '../../../src/models/invoice/invoice.js';
 import { buildPageText, type PageWord } from '../../../src/models/page/text/text-lines.js';
-import { correctLegalForm, recipientUnderSenderLine } from '../../../src/models/fields/vendor.js';
+import { correctLegalForm, domainSpellsName, recipientUnderSenderLine } from '../../../src/models/fields/vendor.js';
 import { useScratchDir } from '../../engines/fixtures.js';
 import { firstPageEntities, textPdf, writeFixture, type Placed } from '../document-fixtures.js';
+
+/** A page of text-layer lines, one word each, one under the other. */
+const pageOf = (lines: readonly string[]) =>
+  buildPageText(lines.map((text, i) => ({ text, box: { left: 100, top: 100 + 40 * i, width: text.length * 15, height: 28 }, confidence: 1, ocrLine: `1.${i}.1` })));
 
 function vendorOf(entities: readonly Entity[]): string | null | undefined {
   const vendor = entities.find((e) => e.category === 'VendorName');
@@ -230,6 +234,10 @@ describe('vendor', () => {
       expect(vendorOf(entities)).toBe('Festrol Corp Ltd.');
       expect(confidence(entities)).toBeLessThan(0.9);
     }
+    // A label ("festrol:") or a word in lower case only is no letterhead, whatever domain spells it.
+    expect(domainSpellsName(pageOf(['festrol:', 'www.festrol.io']), 'festrol:', [])).toBe(false);
+    expect(domainSpellsName(pageOf(['festrol', 'www.festrol.io']), 'festrol', [])).toBe(false);
+    expect(domainSpellsName(pageOf(['Festrol', 'www.festrol.io']), 'Festrol', [])).toBe(true);
     // The customer's block printing the vendor's domain (a reseller's contact) is no finding of the vendor.
     expect(confidence(await letter([], [{ text: 'Contact: j.doe@festrolcorp.io', x: 350, y: 138 }]))).toBeLessThan(0.9);
   });
