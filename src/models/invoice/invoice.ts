@@ -3,7 +3,7 @@ import { recipientInAddressBlock } from './address-block.js';
 import { findBarcodes, parseKeyValuePayload, type PageBarcode } from '../page/barcodes.js';
 import { detectPerPage } from '../page/chunks.js';
 import { averageConfidence, keyValueOf, newEntity, notDetectedEntity, type PageRef } from '../page/text/entities.js';
-import { chooseFields, type ChosenField, type PagedCandidate } from '../fields/field-choice.js';
+import { chooseFields, type ChosenField, type DocumentFacts, type PagedCandidate } from '../fields/field-choice.js';
 import { INVOICE_FIELDS, type InvoiceField } from '../fields/invoice-field-names.js';
 import type { FieldCandidate } from '../fields/field-candidate.js';
 import { isInBlockOf } from '../fields/party-blocks.js';
@@ -97,9 +97,9 @@ function invoiceModel(kind: InvoiceKind): Model {
       });
     });
 
-    const dates = documentDateOrder(input.language, pages);
+    const { dates, facts } = documentFacts(input.language, documentText(pages));
     const candidates = pages.flatMap((page) => pageCandidates(page, kind, dates));
-    const general = chooseFields(candidates, { usAddress: US_ADDRESS.test(documentText(pages)), dateOrderGuessed: dateOrderGuessed(input.language, pages), addressDollar: addressDollar(documentText(pages)) });
+    const general = chooseFields(candidates, facts);
     const [fiscalCode] = fiscalCodes;
     if (fiscalCode) confirmWithFiscalCode(general, fiscalCode);
     // The vendor's profile, when reviewers taught the workspace this vendor: its reading first.
@@ -123,11 +123,7 @@ function invoiceModel(kind: InvoiceKind): Model {
   return kind.receipt ? model : withInvoiceData(model, kind.expected);
 }
 
-/**
- * Day or month first: the language hint when it says (en-US), else what the document's own
- * numeric dates show (a 15/03 or a 03/15 somewhere), else month first only for dollar documents
- * with an American address or telephone number; the rest of the world writes the day first.
- */
+/** A US state with its ZIP code ("Austin, TX 78701"). */
 const US_ADDRESS = /\b(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY]),?\s+\d{5}(?:-\d{4})?\b/;
 
 /** A Canadian province or territory and its postal code ("Kitchener, ON N2G 4G7", "Ontario N2G 4G7"). */
@@ -137,46 +133,39 @@ const CANADIAN_ADDRESS =
 /** An Australian state or territory and its four-digit postcode ("Brisbane QLD 4000", "Perth WA 6000"). */
 const AUSTRALIAN_ADDRESS = /\b(?:NSW|VIC|QLD|SA|WA|TAS|NT|ACT)\s+\d{4}\b(?!-)/;
 
-/**
- * The dollar of the addresses a document prints when they are of one country other than the US:
- * Canada's or Australia's. Both, or a US address too, say nothing.
- */
-function addressDollar(text: string): string | undefined {
-  if (US_ADDRESS.test(text)) return undefined;
-  const [canadian, australian] = [CANADIAN_ADDRESS.test(text), AUSTRALIAN_ADDRESS.test(text)];
-  if (canadian === australian) return undefined;
-  return canadian ? 'CAD' : 'AUD';
-}
-
 /** A North American telephone number as the US prints it ("609-664-2022", "(609) 664-2022"): a receipt's only address line may be its phone. */
 const NANP_PHONE = /(?<![\d-])(?:\(\d{3}\)\s?|\d{3}[-.])\d{3}-\d{4}(?![\d-])/;
 
-function documentDateOrder(language: string | undefined, pages: readonly ReadPage[]): DateOptions {
-  if (language) return dateOptionsFor(language);
-  const text = documentText(pages);
-  const order = numericDateOrder(text);
-  if (order !== undefined) return { monthFirst: order };
-  return { monthFirst: isAmerican(text) };
-}
-
-/**
- * Whether the day-or-month order documentDateOrder settled on was a guess: no language hint and
- * no numeric date that decides, on a document in dollars (the US writes the month first, Canada
- * either way, Australia the day first) without the US address that settles it, or in no currency
- * at all. Documents in other currencies come from countries that write the day first.
- */
-function dateOrderGuessed(language: string | undefined, pages: readonly ReadPage[]): boolean {
-  // "en" alone is the language of both orders; en-US, en-GB or another language says which.
-  if (language && language.toLowerCase() !== 'en') return false;
-  const text = documentText(pages);
-  if (numericDateOrder(text) !== undefined) return false;
-  const codes = findCurrencies(text).map((c) => c.code);
-  if (codes.length > 0 && codes.every((c) => c === 'USD') && US_ADDRESS.test(text)) return false;
-  return codes.length === 0 || codes.some((c) => EITHER_ORDER_CURRENCIES.has(c));
-}
-
 /** The currencies of countries that write dates month first, or either way. */
 const EITHER_ORDER_CURRENCIES: ReadonlySet<string> = new Set(['USD', 'CAD']);
+
+/**
+ * What the whole document's text says, read once: the order of day and month, and the facts the
+ * field choice weighs (field-choice.ts).
+ *
+ * Day or month first: the language hint when it says (en-US), else what the document's own numeric
+ * dates show (a 15/03 or a 03/15 somewhere), else month first only for dollar documents with an
+ * American address or telephone number; the rest of the world writes the day first. That order
+ * was a guess where no hint other than "en" (the language of both orders) and no numeric date
+ * decides, on a document in dollars (the US writes the month first, Canada either way, Australia
+ * the day first) without the US address that settles it, or in no currency at all.
+ *
+ * A bare "$" is the dollar of the addresses when they are of one country other than the US:
+ * Canada's or Australia's (both, or a US address too, say nothing).
+ */
+function documentFacts(language: string | undefined, text: string): { dates: DateOptions; facts: DocumentFacts } {
+  const codes = findCurrencies(text).map((c) => c.code);
+  const dollarsOnly = codes.length > 0 && codes.every((c) => c === 'USD');
+  const usAddress = US_ADDRESS.test(text);
+  const numericOrder = numericDateOrder(text);
+  const dates = language ? dateOptionsFor(language) : { monthFirst: numericOrder ?? isAmerican(text) };
+  const hinted = language !== undefined && language.toLowerCase() !== 'en';
+  const settled = hinted || numericOrder !== undefined || (dollarsOnly && usAddress);
+  const dateOrderGuessed = !settled && (codes.length === 0 || codes.some((c) => EITHER_ORDER_CURRENCIES.has(c)));
+  const [canadian, australian] = [CANADIAN_ADDRESS.test(text), AUSTRALIAN_ADDRESS.test(text)];
+  const addressDollar = usAddress || canadian === australian ? undefined : canadian ? 'CAD' : 'AUD';
+  return { dates, facts: { usAddress, dateOrderGuessed, ...(addressDollar ? { addressDollar } : {}) } };
+}
 
 function documentText(pages: readonly ReadPage[]): string {
   return pages.map((p) => p.layout.text.text).join('\n');
